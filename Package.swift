@@ -1,0 +1,47 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Flare",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
+    products: [
+        .library(name: "Flare", targets: ["Flare"]),
+        .executable(name: "bench", targets: ["bench"]),
+    ],
+    targets: [
+        // libatomic_ops, found through pkg-config (`atomic_ops`); only its MIT core is used.
+        .systemLibrary(
+            name: "CAtomicOps",
+            pkgConfig: "atomic_ops",
+            providers: [.apt(["libatomic-ops-dev"])]
+        ),
+        // The lock-free core: observer bag, serial word, lifecycle, disposal.
+        .target(
+            name: "CFlare",
+            dependencies: ["CAtomicOps"],
+            cSettings: [.define("_GNU_SOURCE")]
+        ),
+        // The Swift API over the core.
+        .target(
+            name: "Flare",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
+            dependencies: ["CFlare"]
+        ),
+        // Conventional Signal built on Synchronization.Mutex: the bench's baselines.
+        .target(
+            name: "MutexBaseline",
+            path: "Benchmarks/MutexBaseline"
+        ),
+        .executableTarget(
+            name: "bench",
+            dependencies: ["Flare", "MutexBaseline"],
+            path: "Benchmarks/bench"
+        ),
+        .testTarget(
+            name: "FlareTests",
+            dependencies: ["Flare", "CFlare"]
+        ),
+    ],
+    swiftLanguageModes: [.v6],
+    cLanguageStandard: .c11
+)

@@ -1,0 +1,340 @@
+import Synchronization
+
+/// A resource that can be released: an observation, a scheduled action, a
+/// generator's work.
+///
+/// Every disposable in Flare is safe to dispose from any thread, any number of
+/// times; only the first `dispose()` has an effect.
+public protocol Disposable: AnyObject, Sendable {
+    /// Whether `dispose()` has been called.
+    var isDisposed: Bool { get }
+
+    /// Releases the resource. Idempotent and thread-safe.
+    func dispose()
+}
+
+/// A disposable that runs an action exactly once, on the first `dispose()`.
+///
+/// Thread-safety: lock-free; one atomic exchange decides which caller runs the
+/// action.
+public final class AnyDisposable: Disposable, @unchecked Sendable {
+    // Written once in `init`, read and cleared only by the caller that wins
+    // `state`'s exchange, so no two threads touch it at once.
+    private var action: (() -> Void)?
+    private let state = Atomic<Bool>(false)
+
+    public var isDisposed: Bool { state.load(ordering: .acquiring) }
+
+    /// A disposable that runs `action` when disposed.
+    public init(_ action: @escaping () -> Void) {
+        self.action = action
+    }
+
+    /// A disposable that does nothing but record that it has been disposed.
+    public init() {
+        self.action = nil
+    }
+
+    /// A disposable that forwards disposal to `disposable`.
+    public convenience init(_ disposable: Disposable) {
+        self.init { disposable.dispose() }
+    }
+
+    public func dispose() {
+        // acquiring-and-releasing: the winner must see `action` as written by
+        // `init`; later `isDisposed` readers must see the effects of disposal.
+        guard !state.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let body = action
+        action = nil
+        body?()
+    }
+}
+
+/// A disposable that disposes every disposable added to it.
+///
+/// Adding to a disposed composite disposes the addition at once. `add` returns
+/// a handle that takes the addition back out without disposing it.
+///
+/// Thread-safety: lock-free. Additions are pushed on an atomic stack; disposal
+/// seals the stack with one exchange and disposes what it took, in reverse
+/// order of addition. Handles that were removed are pruned when they come to
+/// outnumber the live ones, so a long-lived composite with many add/remove
+/// cycles stays bounded.
+public final class CompositeDisposable: Disposable, @unchecked Sendable {
+    /// A node of the stack, and the handle returned by `add`.
+    private final class Node: Disposable, @unchecked Sendable {
+        let disposable: Disposable
+        // Written before the node is published by the stack's CAS (release);
+        // read by whoever owns the node after an acquire of the stack.
+        var next: Node?
+        /// Claimed exactly once: by the handle (removal) or by the composite
+        /// (disposal of `disposable`).
+        let claimed = Atomic<Bool>(false)
+        weak var owner: CompositeDisposable?
+
+        init(_ disposable: Disposable, owner: CompositeDisposable) {
+            self.disposable = disposable
+            self.owner = owner
+        }
+
+        var isDisposed: Bool { claimed.load(ordering: .acquiring) }
+
+        /// Removes the disposable from its composite without disposing it.
+        func dispose() {
+            if !claimed.exchange(true, ordering: .acquiringAndReleasing) {
+                owner?.noteRemoval()
+            }
+        }
+    }
+
+    private static let sealed: UInt = 1
+
+    /// 0: empty; 1: sealed (disposed); otherwise the retained top `Node`.
+    private let head = Atomic<UInt>(0)
+    /// Removed handles still linked in the stack; a hint for pruning.
+    private let removed = Atomic<Int>(0)
+
+    public var isDisposed: Bool { head.load(ordering: .acquiring) == Self.sealed }
+
+    public init() {}
+
+    public convenience init<S: Sequence>(_ disposables: S) where S.Element == Disposable {
+        self.init()
+        for d in disposables { add(d) }
+    }
+
+    public convenience init<S: Sequence>(_ disposables: S) where S.Element == Disposable? {
+        self.init()
+        for d in disposables { add(d) }
+    }
+
+    deinit {
+        var bits = head.load(ordering: .acquiring)
+        if bits != Self.sealed, bits != 0 {
+            // Drop the chain iteratively so a long chain cannot overflow the stack.
+            var node: Node? = Unmanaged<Node>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeRetainedValue()
+            while let n = node { node = n.next; n.next = nil }
+            bits = 0
+        }
+    }
+
+    /// Adds `disposable`; disposes it at once if the composite is disposed.
+    ///
+    /// - Returns: A handle whose `dispose()` removes `disposable` again
+    ///   without disposing it, or `nil` if nothing was added.
+    @discardableResult
+    public func add(_ disposable: Disposable?) -> Disposable? {
+        guard let disposable else { return nil }
+        let node = Node(disposable, owner: self)
+        if !push(chainTop: node, chainBottom: node) {
+            disposable.dispose()
+            return nil
+        }
+        return node
+    }
+
+    /// Adds an action to run on disposal.
+    @discardableResult
+    public func add(_ action: @escaping () -> Void) -> Disposable? {
+        add(AnyDisposable(action))
+    }
+
+    public func dispose() {
+        // One exchange seals the stack: later pushes fail and dispose their own
+        // node. acquiring: we now own the nodes pushed (released) before.
+        let bits = head.exchange(Self.sealed, ordering: .acquiringAndReleasing)
+        guard bits != Self.sealed else { return }
+        var node: Node? = bits == 0 ? nil : Unmanaged<Node>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeRetainedValue()
+        while let n = node {
+            node = n.next
+            n.next = nil
+            if !n.claimed.exchange(true, ordering: .acquiringAndReleasing) {
+                n.disposable.dispose()
+            }
+        }
+    }
+
+    /// Pushes the chain `top … bottom` (linked through `next`). Returns false,
+    /// having pushed nothing, if the stack is sealed.
+    private func push(chainTop: Node, chainBottom: Node) -> Bool {
+        let topBits = UInt(bitPattern: Unmanaged.passRetained(chainTop).toOpaque())
+        var old = head.load(ordering: .relaxed)
+        while true {
+            if old == Self.sealed {
+                Unmanaged<Node>.fromOpaque(UnsafeRawPointer(bitPattern: topBits)!).release()
+                return false
+            }
+            // The bottom's `next` takes over the retain that `head` held on `old`.
+            chainBottom.next = old == 0 ? nil : Unmanaged<Node>.fromOpaque(UnsafeRawPointer(bitPattern: old)!).takeUnretainedValue()
+            // releasing: publishes the chain's `next` links to the next owner.
+            let (done, current) = head.compareExchange(
+                expected: old, desired: topBits, ordering: .acquiringAndReleasing)
+            if done {
+                if old != 0 { Unmanaged<Node>.fromOpaque(UnsafeRawPointer(bitPattern: old)!).release() }
+                return true
+            }
+            old = current
+        }
+    }
+
+    /// Called once per removed handle. When removed handles outnumber a small
+    /// bound, takes the whole stack, drops the removed nodes and pushes the
+    /// survivors back. A concurrent `dispose()` either finds the nodes in the
+    /// stack or, if it sealed the stack while they were taken, the push back
+    /// fails and they are disposed here: no node is ever lost.
+    fileprivate func noteRemoval() {
+        guard removed.add(1, ordering: .relaxed).newValue >= 32 else { return }
+        let bits = head.load(ordering: .relaxed)
+        guard bits != Self.sealed, bits != 0 else { return }
+        guard head.compareExchange(expected: bits, desired: 0, ordering: .acquiringAndReleasing).exchanged else { return }
+        var node: Node? = Unmanaged<Node>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeRetainedValue()
+        var survivors: [Node] = []
+        var dropped = 0
+        while let n = node {
+            node = n.next
+            n.next = nil
+            if n.claimed.load(ordering: .acquiring) { dropped += 1 } else { survivors.append(n) }
+        }
+        removed.subtract(dropped, ordering: .relaxed)
+        guard let top = survivors.first, let bottom = survivors.last else { return }
+        for i in survivors.indices.dropLast() { survivors[i].next = survivors[i + 1] }
+        if !push(chainTop: top, chainBottom: bottom) {
+            var n: Node? = top
+            while let cur = n {
+                n = cur.next
+                cur.next = nil
+                if !cur.claimed.exchange(true, ordering: .acquiringAndReleasing) { cur.disposable.dispose() }
+            }
+        }
+    }
+
+    /// Adds `rhs` to `lhs`; see `add(_:)`.
+    @discardableResult
+    public static func += (lhs: CompositeDisposable, rhs: Disposable?) -> Disposable? {
+        lhs.add(rhs)
+    }
+
+    /// Adds an action to `lhs`; see `add(_:)`.
+    @discardableResult
+    public static func += (lhs: CompositeDisposable, rhs: @escaping () -> Void) -> Disposable? {
+        lhs.add(rhs)
+    }
+}
+
+/// A disposable that disposes its inner disposable when it is deinitialized.
+public final class ScopedDisposable<Inner: Disposable>: Disposable, @unchecked Sendable {
+    /// The disposable disposed when this one is.
+    public let inner: Inner
+
+    public var isDisposed: Bool { inner.isDisposed }
+
+    public init(_ disposable: Inner) {
+        inner = disposable
+    }
+
+    deinit { inner.dispose() }
+
+    public func dispose() { inner.dispose() }
+}
+
+extension ScopedDisposable where Inner == AnyDisposable {
+    /// Wraps any disposable.
+    public convenience init(_ disposable: Disposable) {
+        self.init(AnyDisposable(disposable))
+    }
+}
+
+extension ScopedDisposable where Inner == CompositeDisposable {
+    /// Adds `rhs` to the inner composite; see `CompositeDisposable.add(_:)`.
+    @discardableResult
+    public static func += (lhs: ScopedDisposable<CompositeDisposable>, rhs: Disposable?) -> Disposable? {
+        lhs.inner.add(rhs)
+    }
+
+    /// Adds an action to the inner composite.
+    @discardableResult
+    public static func += (lhs: ScopedDisposable<CompositeDisposable>, rhs: @escaping () -> Void) -> Disposable? {
+        lhs.inner.add(rhs)
+    }
+}
+
+/// A disposable that holds one inner disposable at a time.
+///
+/// Setting `inner` disposes the previous inner disposable. Once the serial
+/// disposable is disposed, its inner one is disposed and anything set later
+/// is disposed at once.
+///
+/// Thread-safety: lock-free; `inner` is swapped with one atomic exchange.
+public final class SerialDisposable: Disposable, @unchecked Sendable {
+    /// The retained inner disposable as an opaque pointer (0: none), or
+    /// `sealed` once disposed.
+    private let slot = Atomic<UInt>(0)
+    private static let sealed: UInt = 1
+
+    public var isDisposed: Bool { slot.load(ordering: .acquiring) == Self.sealed }
+
+    public init(_ disposable: Disposable? = nil) {
+        inner = disposable
+    }
+
+    deinit {
+        let bits = slot.load(ordering: .acquiring)
+        if bits > Self.sealed { Self.take(bits).release() }
+    }
+
+    private final class Box: @unchecked Sendable {
+        let value: Disposable
+        init(_ value: Disposable) { self.value = value }
+    }
+
+    private static func take(_ bits: UInt) -> Unmanaged<Box> {
+        Unmanaged<Box>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
+    }
+
+    /// The current inner disposable. Setting it disposes the previous one; on
+    /// a disposed serial disposable, the new value is disposed at once.
+    public var inner: Disposable? {
+        get {
+            // The box may be released by a concurrent setter as soon as it is
+            // out of the slot, so the getter takes it out (owning it), copies
+            // the reference, and puts it back. If a setter or `dispose()` came
+            // in between, the value taken out counts as replaced: it is
+            // disposed, exactly as the setter would have done.
+            while true {
+                let bits = slot.load(ordering: .acquiring)
+                if bits <= Self.sealed { return nil }
+                let box = Self.take(bits)
+                let (ok, _) = slot.compareExchange(expected: bits, desired: 0, ordering: .acquiringAndReleasing)
+                if !ok { continue }
+                let value = box.takeUnretainedValue().value
+                let (back, now) = slot.compareExchange(expected: 0, desired: bits, ordering: .acquiringAndReleasing)
+                if !back {
+                    box.release()
+                    value.dispose()
+                    if now == Self.sealed { return nil }
+                    continue
+                }
+                return value
+            }
+        }
+        set {
+            let newBits = newValue.map { UInt(bitPattern: Unmanaged.passRetained(Box($0)).toOpaque()) } ?? 0
+            var old = slot.load(ordering: .relaxed)
+            while true {
+                if old == Self.sealed {
+                    if newBits != 0 { Self.take(newBits).takeRetainedValue().value.dispose() }
+                    return
+                }
+                let (ok, current) = slot.compareExchange(expected: old, desired: newBits, ordering: .acquiringAndReleasing)
+                if ok { break }
+                old = current
+            }
+            if old > Self.sealed { Self.take(old).takeRetainedValue().value.dispose() }
+        }
+    }
+
+    public func dispose() {
+        let old = slot.exchange(Self.sealed, ordering: .acquiringAndReleasing)
+        if old > Self.sealed { Self.take(old).takeRetainedValue().value.dispose() }
+    }
+}
