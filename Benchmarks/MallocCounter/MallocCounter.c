@@ -1,0 +1,113 @@
+// Interposes the allocator entry points for the bench executable so that the
+// memory scenarios can count heap allocations and live bytes. The wrappers
+// forward to glibc's own implementations (__libc_malloc & co.), which glibc
+// exports for exactly this purpose, so no dlsym bootstrap is needed.
+//
+// The counters are relaxed atomics: the bench reads them as deltas around a
+// region run by one thread, and the cost (two uncontended atomic adds per
+// allocation) is the same for every contender.
+#define _GNU_SOURCE
+#include "MallocCounter.h"
+
+#if defined(__linux__) && defined(__GLIBC__)
+
+#include <errno.h>
+#include <malloc.h>
+#include <stddef.h>
+#include <stdint.h>
+
+extern void *__libc_malloc(size_t);
+extern void *__libc_calloc(size_t, size_t);
+extern void *__libc_realloc(void *, size_t);
+extern void __libc_free(void *);
+extern void *__libc_memalign(size_t, size_t);
+extern void *__libc_valloc(size_t);
+
+static uint64_t allocations;
+static uint64_t frees;
+static int64_t live_bytes;
+
+static inline void note_alloc(void *p) {
+    if (p) {
+        __atomic_fetch_add(&allocations, 1, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&live_bytes, (int64_t)malloc_usable_size(p), __ATOMIC_RELAXED);
+    }
+}
+
+static inline void note_free(void *p) {
+    if (p) {
+        __atomic_fetch_add(&frees, 1, __ATOMIC_RELAXED);
+        __atomic_fetch_sub(&live_bytes, (int64_t)malloc_usable_size(p), __ATOMIC_RELAXED);
+    }
+}
+
+void *malloc(size_t size) {
+    void *p = __libc_malloc(size);
+    note_alloc(p);
+    return p;
+}
+
+void *calloc(size_t n, size_t size) {
+    void *p = __libc_calloc(n, size);
+    note_alloc(p);
+    return p;
+}
+
+void *realloc(void *old, size_t size) {
+    // Counted as a free of the old block and an allocation of the new one,
+    // unless it fails (the old block then stays live).
+    size_t old_size = old ? malloc_usable_size(old) : 0;
+    void *p = __libc_realloc(old, size);
+    if (p || size == 0) {
+        if (old) {
+            __atomic_fetch_add(&frees, 1, __ATOMIC_RELAXED);
+            __atomic_fetch_sub(&live_bytes, (int64_t)old_size, __ATOMIC_RELAXED);
+        }
+        note_alloc(p);
+    }
+    return p;
+}
+
+void free(void *p) {
+    note_free(p);
+    __libc_free(p);
+}
+
+void *memalign(size_t alignment, size_t size) {
+    void *p = __libc_memalign(alignment, size);
+    note_alloc(p);
+    return p;
+}
+
+void *aligned_alloc(size_t alignment, size_t size) {
+    return memalign(alignment, size);
+}
+
+int posix_memalign(void **out, size_t alignment, size_t size) {
+    if (alignment % sizeof(void *) != 0 || (alignment & (alignment - 1)) != 0) return EINVAL;
+    void *p = __libc_memalign(alignment, size);
+    if (!p) return ENOMEM;
+    note_alloc(p);
+    *out = p;
+    return 0;
+}
+
+void *valloc(size_t size) {
+    void *p = __libc_valloc(size);
+    note_alloc(p);
+    return p;
+}
+
+int mc_is_active(void) { return 1; }
+uint64_t mc_allocations(void) { return __atomic_load_n(&allocations, __ATOMIC_RELAXED); }
+uint64_t mc_frees(void) { return __atomic_load_n(&frees, __ATOMIC_RELAXED); }
+int64_t mc_live_bytes(void) { return __atomic_load_n(&live_bytes, __ATOMIC_RELAXED); }
+
+#else
+
+int mc_is_active(void) { return 0; }
+uint64_t mc_allocations(void) { return 0; }
+uint64_t mc_frees(void) { return 0; }
+int64_t mc_live_bytes(void) { return 0; }
+
+#endif
