@@ -24,7 +24,6 @@ let package = Package(
         // The Swift API over the core.
         .target(
             name: "Flare",
-    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
             dependencies: ["CFlare"]
         ),
         // Conventional Signal built on Synchronization.Mutex: the bench's baselines.
@@ -32,9 +31,15 @@ let package = Package(
             name: "MutexBaseline",
             path: "Benchmarks/MutexBaseline"
         ),
+        // Counts heap allocations for the bench's memory figures by wrapping
+        // malloc & co. (glibc's __libc_* entry points); linked into `bench` only.
+        .target(
+            name: "MallocCounter",
+            path: "Benchmarks/MallocCounter"
+        ),
         .executableTarget(
             name: "bench",
-            dependencies: ["Flare", "MutexBaseline"],
+            dependencies: ["Flare", "MutexBaseline", "MallocCounter"],
             path: "Benchmarks/bench"
         ),
         .testTarget(
