@@ -1,0 +1,63 @@
+import MutexBaseline
+
+/// One mutex held for the whole delivery.
+enum LockedContender: SignalContender {
+    typealias Output = LockedSignal<Int, Never>
+    typealias Input = LockedSignal<Int, Never>.Input
+    typealias Handle = LockedSignal<Int, Never>.Observation
+
+    static var name: String { "Locked" }
+
+    static func pipe() -> (output: Output, input: Input) { Output.pipe() }
+
+    static func observe(_ signal: Output, _ sink: Sink) -> Handle? {
+        signal.observe(Output.Observer { event in
+            if case let .value(v) = event { sink.add(v) }
+        })
+    }
+
+    static func dispose(_ handle: Handle) { handle.dispose() }
+
+    static func send(_ input: Input, _ value: Int) { input.send(value: value) }
+
+    static func sendCompleted(_ input: Input) { input.sendCompleted() }
+
+    static func map(_ signal: Output, _ transform: @escaping @Sendable (Int) -> Int) -> Output {
+        signal.map(transform)
+    }
+
+    static func filter(_ signal: Output, _ isIncluded: @escaping @Sendable (Int) -> Bool) -> Output {
+        signal.filter(isIncluded)
+    }
+}
+
+/// ReactiveSwift's design: state lock + send lock, snapshot delivery.
+enum SnapshotContender: SignalContender {
+    typealias Output = SnapshotSignal<Int, Never>
+    typealias Input = SnapshotSignal<Int, Never>.Input
+    typealias Handle = SnapshotSignal<Int, Never>.Observation
+
+    static var name: String { "Snapshot" }
+
+    static func pipe() -> (output: Output, input: Input) { Output.pipe() }
+
+    static func observe(_ signal: Output, _ sink: Sink) -> Handle? {
+        signal.observe(Output.Observer { event in
+            if case let .value(v) = event { sink.add(v) }
+        })
+    }
+
+    static func dispose(_ handle: Handle) { handle.dispose() }
+
+    static func send(_ input: Input, _ value: Int) { input.send(value: value) }
+
+    static func sendCompleted(_ input: Input) { input.sendCompleted() }
+
+    static func map(_ signal: Output, _ transform: @escaping @Sendable (Int) -> Int) -> Output {
+        signal.map(transform)
+    }
+
+    static func filter(_ signal: Output, _ isIncluded: @escaping @Sendable (Int) -> Bool) -> Output {
+        signal.filter(isIncluded)
+    }
+}

@@ -1,0 +1,87 @@
+/// What a scenario needs from a signal implementation. Each contender
+/// (Flare and the two mutex baselines) conforms with concrete types; the
+/// scenario drivers are generic over it and specialized in this module, so
+/// the measured loops call the library's own inlinable API directly.
+///
+/// Every observer the bench attaches does the same work as the limit's
+/// closures: it adds each value to a `Sink`.
+protocol SignalContender: SendableMetatype {
+    associatedtype Output: Sendable
+    associatedtype Input: Sendable
+    associatedtype Handle: Sendable
+
+    /// The name printed in the table and used as the JSON key.
+    static var name: String { get }
+
+    /// A new signal and its input (ReactiveSwift's `pipe()`).
+    static func pipe() -> (output: Output, input: Input)
+
+    /// Attaches an observer that adds each value to `sink`.
+    static func observe(_ signal: Output, _ sink: Sink) -> Handle?
+
+    static func dispose(_ handle: Handle)
+
+    static func send(_ input: Input, _ value: Int)
+
+    static func sendCompleted(_ input: Input)
+
+    static func map(_ signal: Output, _ transform: @escaping @Sendable (Int) -> Int) -> Output
+
+    static func filter(_ signal: Output, _ isIncluded: @escaping @Sendable (Int) -> Bool) -> Output
+}
+
+/// Where observers put the values they receive: a counter on its own cache
+/// line, read after the measurement (which keeps the optimizer from deleting
+/// the deliveries, and lets each scenario check that every event arrived).
+///
+/// Observers of one signal share a sink; the signal's serialized delivery is
+/// what makes the plain, non-atomic add safe.
+struct Sink: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<Int>
+
+    static func make() -> Sink {
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: 128, alignment: 64)
+        raw.initializeMemory(as: UInt8.self, repeating: 0, count: 128)
+        return Sink(pointer: raw.bindMemory(to: Int.self, capacity: 1))
+    }
+
+    func free() { UnsafeMutableRawPointer(pointer).deallocate() }
+
+    var total: Int { pointer.pointee }
+
+    @inline(__always)
+    func add(_ value: Int) { pointer.pointee &+= value }
+}
+
+/// The stages of an operator chain of the given depth, alternating
+/// map (+1) and filter (> 0), starting with map. Sent values are positive,
+/// so every event passes every filter and the whole chain runs for each.
+enum ChainStage: Sendable {
+    case map(@Sendable (Int) -> Int)
+    case filter(@Sendable (Int) -> Bool)
+
+    static func stages(depth: Int) -> [ChainStage] {
+        (0..<depth).map { i in
+            i % 2 == 0 ? .map { $0 &+ 1 } : .filter { $0 > 0 }
+        }
+    }
+
+    /// The value that reaches the end of a chain of `depth` stages.
+    static func output(of value: Int, depth: Int) -> Int {
+        value &+ (depth + 1) / 2
+    }
+}
+
+extension SignalContender {
+    /// `signal` followed by the chain of `depth` operators.
+    static func chain(_ signal: Output, depth: Int) -> Output {
+        var s = signal
+        for stage in ChainStage.stages(depth: depth) {
+            switch stage {
+            case let .map(f): s = map(s, f)
+            case let .filter(p): s = filter(s, p)
+            }
+        }
+        return s
+    }
+}

@@ -1,0 +1,37 @@
+import Flare
+
+/// Flare, used exactly as a ReactiveSwift 7 user would: `pipe()`,
+/// `observe(Signal.Observer { … })` returning `Disposable?`, `send(value:)`,
+/// `map`, `filter`.
+enum FlareContender: SignalContender {
+    typealias Output = Signal<Int, Never>
+    typealias Input = Signal<Int, Never>.Observer
+    typealias Handle = any Disposable
+
+    static var name: String { "Flare" }
+
+    static func pipe() -> (output: Output, input: Input) {
+        let (output, input) = Signal<Int, Never>.pipe()
+        return (output, input)
+    }
+
+    static func observe(_ signal: Output, _ sink: Sink) -> Handle? {
+        signal.observe(Signal<Int, Never>.Observer { event in
+            if case let .value(v) = event { sink.add(v) }
+        })
+    }
+
+    static func dispose(_ handle: Handle) { handle.dispose() }
+
+    static func send(_ input: Input, _ value: Int) { input.send(value: value) }
+
+    static func sendCompleted(_ input: Input) { input.sendCompleted() }
+
+    static func map(_ signal: Output, _ transform: @escaping @Sendable (Int) -> Int) -> Output {
+        signal.map(transform)
+    }
+
+    static func filter(_ signal: Output, _ isIncluded: @escaping @Sendable (Int) -> Bool) -> Output {
+        signal.filter(isIncluded)
+    }
+}

@@ -1,0 +1,177 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One run of one contender: how long the timed part took and the metric
+/// values it yielded (in the order of the case's metrics).
+struct Measurement {
+    var elapsed: UInt64
+    var values: [Double]
+}
+
+struct Metric {
+    let name: String
+    let unit: String
+    let lowerIsBetter: Bool
+}
+
+/// A contender's runner for one case: given a work amount (events, samples…),
+/// runs once and measures.
+struct Entry {
+    let name: String
+    let run: (Int) -> Measurement
+}
+
+/// A scenario body that can run with any contender; `allContenders` calls it
+/// with each concrete type, so every run is specialized.
+protocol ContenderBody {
+    func run<C: SignalContender>(_ contender: C.Type, amount: Int) -> Measurement
+}
+
+/// The contenders in table order. The limit, where it applies, is appended
+/// by the scenario.
+func allContenders<B: ContenderBody>(_ body: B) -> [Entry] {
+    [
+        Entry(name: FlareContender.name) { body.run(FlareContender.self, amount: $0) },
+        Entry(name: LockedContender.name) { body.run(LockedContender.self, amount: $0) },
+        Entry(name: SnapshotContender.name) { body.run(SnapshotContender.self, amount: $0) },
+    ]
+}
+
+let flareName = FlareContender.name
+let limitName = "Limit"
+let contenderOrder = [FlareContender.name, LockedContender.name, SnapshotContender.name, limitName]
+
+struct Options {
+    var quick = false
+    var filter: [String] = []
+    var jsonPath: String?
+    var repetitions = 5
+    /// Target duration of one timed run when the amount is calibrated.
+    var targetNanos: UInt64 = 30_000_000
+
+    static func parse(_ arguments: [String]) -> Options {
+        var o = Options()
+        var i = 0
+        func value() -> String {
+            i += 1
+            guard i < arguments.count else { usage("missing value for \(arguments[i - 1])") }
+            return arguments[i]
+        }
+        var reps: Int?
+        while i < arguments.count {
+            switch arguments[i] {
+            case "--quick": o.quick = true
+            case "--filter": o.filter.append(value().lowercased())
+            case "--json": o.jsonPath = value()
+            case "--reps":
+                guard let r = Int(value()), r > 0 else { usage("--reps needs a positive number") }
+                reps = r
+            case "-h", "--help": usage(nil)
+            default: usage("unknown argument \(arguments[i])")
+            }
+            i += 1
+        }
+        if o.quick {
+            o.repetitions = 3
+            o.targetNanos = 4_000_000
+        }
+        if let reps { o.repetitions = reps }
+        return o
+    }
+
+    func includes(_ scenario: String) -> Bool {
+        filter.isEmpty || filter.contains { scenario.lowercased().contains($0) }
+    }
+}
+
+func usage(_ error: String?) -> Never {
+    if let error { progress("bench: \(error)") }
+    progress("""
+    usage: swift run -c release bench [--quick] [--filter NAME]... [--json FILE] [--reps N]
+      --quick        fewer repetitions and shorter runs (under 20 s)
+      --filter NAME  only scenarios whose name contains NAME (repeatable):
+                     \(scenarioNames.joined(separator: ", "))
+      --json FILE    also write every sample as JSON to FILE
+      --reps N       repetitions per contender (default 5, quick 3)
+    """)
+    exit(error == nil ? 0 : 2)
+}
+
+/// One row group of the report: a case of a scenario, with one `Stats` per
+/// contender for each metric.
+struct CaseResult {
+    let scenario: String
+    let title: String
+    let caseName: String
+    let metrics: [Metric]
+    /// stats[metric index][contender name]
+    var stats: [[String: Stats]]
+}
+
+final class Runner {
+    let options: Options
+    var results: [CaseResult] = []
+
+    init(options: Options) { self.options = options }
+
+    /// Measures one case. With `calibrated`, the first runs double the amount
+    /// from `initialAmount` until a run takes a millisecond, then scale it to
+    /// the target duration (these runs are the warm-up); otherwise one
+    /// untimed run of `initialAmount` warms up. Then the contenders run
+    /// interleaved, `repetitions` times, in an order that rotates each round
+    /// so that drift and position effects hit all alike.
+    func measure(
+        scenario: String, title: String, caseName: String, metrics: [Metric],
+        entries: [Entry], initialAmount: Int, calibrated: Bool = true, maxAmount: Int = 1 << 40
+    ) {
+        progress("  \(scenario) \(caseName)")
+        var amounts: [Int] = []
+        for entry in entries {
+            var amount = initialAmount
+            if calibrated {
+                while true {
+                    let m = entry.run(amount)
+                    if m.elapsed >= 1_000_000 || amount >= maxAmount {
+                        let scaled = Double(amount) * Double(options.targetNanos) / Double(max(m.elapsed, 1))
+                        amount = max(1, min(maxAmount, Int(scaled)))
+                        break
+                    }
+                    amount = min(maxAmount, amount * 2)
+                }
+            } else {
+                _ = entry.run(amount)
+            }
+            amounts.append(amount)
+        }
+        var samples = Array(repeating: Array(repeating: [Double](), count: metrics.count), count: entries.count)
+        for round in 0..<options.repetitions {
+            for k in 0..<entries.count {
+                let e = (k + round) % entries.count
+                let m = entries[e].run(amounts[e])
+                for (mi, v) in m.values.enumerated() { samples[e][mi].append(v) }
+            }
+        }
+        var stats = Array(repeating: [String: Stats](), count: metrics.count)
+        for (e, entry) in entries.enumerated() {
+            for mi in metrics.indices { stats[mi][entry.name] = Stats(samples[e][mi]) }
+        }
+        results.append(CaseResult(scenario: scenario, title: title, caseName: caseName, metrics: metrics, stats: stats))
+    }
+}
+
+/// Stops the bench if a contender lost or duplicated events: a figure from a
+/// broken run would be meaningless.
+func check(_ condition: Bool, _ what: @autoclosure () -> String) {
+    if !condition {
+        progress("bench: check failed: \(what())")
+        exit(1)
+    }
+}
+
+/// 1 + 2 + … + n, wrapping.
+func triangular(_ n: Int) -> Int {
+    n % 2 == 0 ? (n / 2) &* (n &+ 1) : n &* ((n &+ 1) / 2)
+}

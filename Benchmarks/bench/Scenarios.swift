@@ -1,0 +1,451 @@
+import MallocCounter
+
+let scenarioNames = ["fanout", "chain", "contention", "churn", "latency", "scaling", "memory"]
+
+// MARK: Fan-out
+
+/// One sender, `observers` observers: ns per delivery (one event to one
+/// observer) and deliveries per second.
+struct FanOut: ContenderBody {
+    let observers: Int
+
+    static let metrics = [
+        Metric(name: "ns/delivery", unit: "ns", lowerIsBetter: true),
+        Metric(name: "deliveries/s", unit: "1/s", lowerIsBetter: false),
+    ]
+
+    func run<C: SignalContender>(_: C.Type, amount events: Int) -> Measurement {
+        let sink = Sink.make()
+        defer { sink.free() }
+        let (output, input) = C.pipe()
+        var handles: [C.Handle] = []
+        handles.reserveCapacity(observers)
+        for _ in 0..<observers {
+            if let h = C.observe(output, sink) { handles.append(h) }
+        }
+        let warm = 64
+        for v in 1...warm { C.send(input, v) }
+        let t0 = now()
+        for v in (warm + 1)...(warm + events) { C.send(input, v) }
+        let t1 = now()
+        C.sendCompleted(input)
+        check(sink.total == observers &* triangular(warm + events), "\(C.name) fan-out lost events")
+        blackHole(handles)
+        return Self.measurement(t1 - t0, deliveries: events * observers)
+    }
+
+    static func measurement(_ elapsed: UInt64, deliveries: Int) -> Measurement {
+        let ns = Double(elapsed) / Double(deliveries)
+        return Measurement(elapsed: elapsed, values: [ns, 1e9 / ns])
+    }
+
+    /// The limit: the same work in closures called by index from a
+    /// ContiguousArray.
+    func limit(events: Int) -> Measurement {
+        let sink = Sink.make()
+        defer { sink.free() }
+        var closures = ContiguousArray<(Int) -> Void>()
+        for _ in 0..<observers { closures.append(makeLimitClosure(sink)) }
+        let t0 = now()
+        for v in 1...events {
+            for j in 0..<closures.count { closures[j](v) }
+        }
+        let t1 = now()
+        check(sink.total == observers &* triangular(events), "limit fan-out")
+        return Self.measurement(t1 - t0, deliveries: events * observers)
+    }
+}
+
+/// Opaque to the optimizer, so the limit's loop must make real indirect calls.
+@inline(never)
+func makeLimitClosure(_ sink: Sink) -> (Int) -> Void {
+    { v in sink.add(v) }
+}
+
+// MARK: Chains
+
+/// map→filter→map… of `depth` operators observed at the end by one
+/// observer: ns per event sent.
+struct Chain: ContenderBody {
+    let depth: Int
+
+    static let metrics = [Metric(name: "ns/event", unit: "ns", lowerIsBetter: true)]
+
+    func run<C: SignalContender>(_: C.Type, amount events: Int) -> Measurement {
+        let sink = Sink.make()
+        defer { sink.free() }
+        let (source, input) = C.pipe()
+        let end = C.chain(source, depth: depth)
+        let handle = C.observe(end, sink)
+        let warm = 64
+        for v in 1...warm { C.send(input, v) }
+        let t0 = now()
+        for v in (warm + 1)...(warm + events) { C.send(input, v) }
+        let t1 = now()
+        C.sendCompleted(input)
+        let n = warm + events
+        check(sink.total == triangular(n) &+ n &* ChainStage.output(of: 0, depth: depth), "\(C.name) chain lost events")
+        blackHole(handle)
+        return Measurement(elapsed: t1 - t0, values: [Double(t1 - t0) / Double(events)])
+    }
+
+    /// The limit: the same stage closures applied in a plain loop.
+    func limit(events: Int) -> Measurement {
+        let sink = Sink.make()
+        defer { sink.free() }
+        let stages = ContiguousArray(opaqueStages(depth))
+        let t0 = now()
+        for v in 1...events {
+            var x = v
+            var passed = true
+            for j in 0..<stages.count {
+                switch stages[j] {
+                case let .map(f): x = f(x)
+                case let .filter(p): passed = p(x)
+                }
+                if !passed { break }
+            }
+            if passed { sink.add(x) }
+        }
+        let t1 = now()
+        check(sink.total == triangular(events) &+ events &* ChainStage.output(of: 0, depth: depth), "limit chain")
+        return Measurement(elapsed: t1 - t0, values: [Double(t1 - t0) / Double(events)])
+    }
+}
+
+@inline(never)
+func opaqueStages(_ depth: Int) -> [ChainStage] { ChainStage.stages(depth: depth) }
+
+// MARK: Contention
+
+/// Two threads sending to one signal with 10 observers: events per second,
+/// both senders together.
+struct Contention: ContenderBody {
+    static let observers = 10
+    static let metrics = [Metric(name: "events/s", unit: "1/s", lowerIsBetter: false)]
+
+    func run<C: SignalContender>(_: C.Type, amount events: Int) -> Measurement {
+        let sink = Sink.make()
+        defer { sink.free() }
+        let (output, input) = C.pipe()
+        let handles = (0..<Self.observers).compactMap { _ in C.observe(output, sink) }
+        let elapsed = runTwoSenders(events: events,
+                                    senderA: { v in C.send(input, v) },
+                                    senderB: { v in C.send(input, v) })
+        C.sendCompleted(input)
+        check(sink.total == Self.observers &* 2 &* triangular(events), "\(C.name) contention lost events")
+        blackHole(handles)
+        return Measurement(elapsed: elapsed, values: [2e9 * Double(events) / Double(elapsed)])
+    }
+}
+
+/// Runs two threads that each call their sender with 1…events, started
+/// together; returns the wall time until both are done.
+///
+/// The hook for the combining operators (issue "operators"): combineLatest
+/// and merge of two signals sent from two threads run through this driver
+/// with `senderA`/`senderB` sending to the two inputs.
+func runTwoSenders(events: Int,
+                   senderA: @escaping @Sendable (Int) -> Void,
+                   senderB: @escaping @Sendable (Int) -> Void) -> UInt64 {
+    let shared = Shared()
+    let a = Thread {
+        shared.arriveAndWait()
+        for v in 1...events { senderA(v) }
+    }
+    let b = Thread {
+        shared.arriveAndWait()
+        for v in 1...events { senderB(v) }
+    }
+    let t0 = shared.release(workers: 2)
+    a.join()
+    b.join()
+    return now() - t0
+}
+
+// MARK: Churn
+
+/// One thread sends to 100 observers while another observes and disposes in
+/// a loop: sender throughput and observe+dispose pairs per second.
+struct Churn: ContenderBody {
+    static let observers = 100
+    static let metrics = [
+        Metric(name: "sender events/s", unit: "1/s", lowerIsBetter: false),
+        Metric(name: "churn pairs/s", unit: "1/s", lowerIsBetter: false),
+    ]
+
+    func run<C: SignalContender>(_: C.Type, amount events: Int) -> Measurement {
+        let sink = Sink.make()
+        let churnSink = Sink.make()
+        defer { sink.free(); churnSink.free() }
+        let (output, input) = C.pipe()
+        let handles = (0..<Self.observers).compactMap { _ in C.observe(output, sink) }
+        let shared = Shared()
+        let sender = Thread {
+            shared.arriveAndWait()
+            for v in 1...events { C.send(input, v) }
+            shared.stamp.store(now(), ordering: .releasing)
+            shared.stop.store(true, ordering: .releasing)
+        }
+        let churner = Thread {
+            shared.arriveAndWait()
+            var pairs = 0
+            while !shared.stop.load(ordering: .acquiring) {
+                if let h = C.observe(output, churnSink) { C.dispose(h) }
+                pairs += 1
+            }
+            shared.count.store(pairs, ordering: .releasing)
+        }
+        let t0 = shared.release(workers: 2)
+        sender.join()
+        churner.join()
+        let churnEnd = now()
+        C.sendCompleted(input)
+        check(sink.total == Self.observers &* triangular(events), "\(C.name) churn lost events")
+        blackHole(handles)
+        let sendTime = Double(shared.stamp.load(ordering: .acquiring) - t0)
+        let pairs = Double(shared.count.load(ordering: .acquiring))
+        return Measurement(elapsed: UInt64(sendTime),
+                           values: [1e9 * Double(events) / sendTime, 1e9 * pairs / Double(churnEnd - t0)])
+    }
+}
+
+// MARK: Disposal latency
+
+/// `dispose()` of a freshly attached observer while another thread fans out
+/// to 1000 observers without pause: latency percentiles in ns. The amount is
+/// the number of disposals timed.
+struct DisposalLatency: ContenderBody {
+    static let observers = 1000
+    static let metrics = [
+        Metric(name: "p50", unit: "ns", lowerIsBetter: true),
+        Metric(name: "p99", unit: "ns", lowerIsBetter: true),
+        Metric(name: "p99.9", unit: "ns", lowerIsBetter: true),
+        Metric(name: "max", unit: "ns", lowerIsBetter: true),
+    ]
+
+    func run<C: SignalContender>(_: C.Type, amount samples: Int) -> Measurement {
+        let sink = Sink.make()
+        let extraSink = Sink.make()
+        defer { sink.free(); extraSink.free() }
+        let (output, input) = C.pipe()
+        let handles = (0..<Self.observers).compactMap { _ in C.observe(output, sink) }
+        let shared = Shared()
+        let sender = Thread {
+            shared.arriveAndWait()
+            var v = 0
+            while !shared.stop.load(ordering: .relaxed) {
+                v += 1
+                C.send(input, v)
+            }
+            shared.count.store(v, ordering: .releasing)
+        }
+        let t0 = shared.release(workers: 1)
+        var latencies = [Double]()
+        latencies.reserveCapacity(samples)
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<samples {
+            guard let h = C.observe(output, extraSink) else { continue }
+            // xorshift: a disposal point at a random phase of the delivery.
+            seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17
+            spin(Int(seed % 512))
+            let start = now()
+            C.dispose(h)
+            latencies.append(Double(now() - start))
+        }
+        shared.stop.store(true, ordering: .relaxed)
+        sender.join()
+        let elapsed = now() - t0
+        C.sendCompleted(input)
+        let sent = shared.count.load(ordering: .acquiring)
+        check(sink.total == Self.observers &* triangular(sent), "\(C.name) latency run lost events")
+        blackHole(handles)
+        latencies.sort()
+        return Measurement(elapsed: elapsed, values: [
+            quantile(latencies, 0.5), quantile(latencies, 0.99), quantile(latencies, 0.999), latencies.last ?? .nan,
+        ])
+    }
+}
+
+// MARK: Observe/dispose scaling
+
+/// The cost of one observe and one dispose with `attached` observers already
+/// there. The amount is the number of observe (then dispose) calls timed;
+/// they dispose in attach order.
+struct Scaling: ContenderBody {
+    let attached: Int
+
+    static let metrics = [
+        Metric(name: "ns/observe", unit: "ns", lowerIsBetter: true),
+        Metric(name: "ns/dispose", unit: "ns", lowerIsBetter: true),
+    ]
+
+    func run<C: SignalContender>(_: C.Type, amount count: Int) -> Measurement {
+        let sink = Sink.make()
+        defer { sink.free() }
+        let (output, input) = C.pipe()
+        let base = (0..<attached).compactMap { _ in C.observe(output, sink) }
+        var fresh: [C.Handle] = []
+        fresh.reserveCapacity(count)
+        let t0 = now()
+        for _ in 0..<count {
+            if let h = C.observe(output, sink) { fresh.append(h) }
+        }
+        let t1 = now()
+        for h in fresh { C.dispose(h) }
+        let t2 = now()
+        check(fresh.count == count, "\(C.name) observe failed")
+        C.sendCompleted(input)
+        blackHole(base)
+        return Measurement(elapsed: t2 - t0, values: [Double(t1 - t0) / Double(count), Double(t2 - t1) / Double(count)])
+    }
+}
+
+// MARK: Memory
+
+/// Heap allocations per event sent in the steady state (after a warm-up), to
+/// 10 observers and through a map→filter→map chain, counted by the malloc
+/// shim. The amount is the number of events.
+struct AllocationsPerEvent: ContenderBody {
+    let chainDepth: Int
+    let observers: Int
+
+    static let metrics = [Metric(name: "allocs/event", unit: "", lowerIsBetter: true)]
+
+    func run<C: SignalContender>(_: C.Type, amount events: Int) -> Measurement {
+        let sink = Sink.make()
+        defer { sink.free() }
+        let (source, input) = C.pipe()
+        let end = C.chain(source, depth: chainDepth)
+        let handles = (0..<observers).compactMap { _ in C.observe(end, sink) }
+        for v in 1...1000 { C.send(input, v) }
+        let a0 = mc_allocations()
+        let t0 = now()
+        for v in 1...events { C.send(input, v) }
+        let t1 = now()
+        let a1 = mc_allocations()
+        C.sendCompleted(input)
+        blackHole(handles)
+        return Measurement(elapsed: t1 - t0, values: [Double(a1 - a0) / Double(events)])
+    }
+
+    func limit(events: Int) -> Measurement {
+        let sink = Sink.make()
+        defer { sink.free() }
+        var closures = ContiguousArray<(Int) -> Void>()
+        for _ in 0..<observers { closures.append(makeLimitClosure(sink)) }
+        let a0 = mc_allocations()
+        let t0 = now()
+        for v in 1...events { for j in 0..<closures.count { closures[j](v) } }
+        let t1 = now()
+        let a1 = mc_allocations()
+        return Measurement(elapsed: t1 - t0, values: [Double(a1 - a0) / Double(events)])
+    }
+}
+
+/// Live heap bytes per attached observer (observer, its closure context, the
+/// handle returned by observe, and the signal's share of bookkeeping),
+/// measured by the malloc shim over `amount` observers.
+struct BytesPerObserver: ContenderBody {
+    static let metrics = [Metric(name: "bytes/observer", unit: "B", lowerIsBetter: true)]
+
+    func run<C: SignalContender>(_: C.Type, amount count: Int) -> Measurement {
+        let sink = Sink.make()
+        defer { sink.free() }
+        let (output, input) = C.pipe()
+        var handles: [C.Handle] = []
+        handles.reserveCapacity(count)
+        let b0 = mc_live_bytes()
+        let t0 = now()
+        for _ in 0..<count {
+            if let h = C.observe(output, sink) { handles.append(h) }
+        }
+        let t1 = now()
+        let b1 = mc_live_bytes()
+        C.sendCompleted(input)
+        blackHole(handles)
+        return Measurement(elapsed: t1 - t0, values: [Double(b1 - b0) / Double(count)])
+    }
+
+    func limit(count: Int) -> Measurement {
+        let sink = Sink.make()
+        defer { sink.free() }
+        var closures = ContiguousArray<(Int) -> Void>()
+        let b0 = mc_live_bytes()
+        let t0 = now()
+        for _ in 0..<count { closures.append(makeLimitClosure(sink)) }
+        let t1 = now()
+        let b1 = mc_live_bytes()
+        blackHole(closures)
+        return Measurement(elapsed: t1 - t0, values: [Double(b1 - b0) / Double(count)])
+    }
+}
+
+// MARK: The plan
+
+func runAll(_ runner: Runner) {
+    let quick = runner.options.quick
+    if runner.options.includes("fanout") {
+        progress("fan-out")
+        for n in [1, 10, 100, 1000] {
+            let body = FanOut(observers: n)
+            runner.measure(scenario: "fanout", title: "fan-out: one sender, N observers", caseName: "N=\(n)",
+                           metrics: FanOut.metrics,
+                           entries: allContenders(body) + [Entry(name: limitName) { body.limit(events: $0) }],
+                           initialAmount: max(1, 4096 / n))
+        }
+    }
+    if runner.options.includes("chain") {
+        progress("chains")
+        for depth in [1, 3, 6] {
+            let body = Chain(depth: depth)
+            runner.measure(scenario: "chain", title: "chains: map→filter→map… observed at the end", caseName: "depth=\(depth)",
+                           metrics: Chain.metrics,
+                           entries: allContenders(body) + [Entry(name: limitName) { body.limit(events: $0) }],
+                           initialAmount: 1024)
+        }
+    }
+    if runner.options.includes("contention") {
+        progress("contention")
+        runner.measure(scenario: "contention", title: "contention: 2 threads sending, 10 observers", caseName: "2 senders",
+                       metrics: Contention.metrics, entries: allContenders(Contention()), initialAmount: 1024)
+    }
+    if runner.options.includes("churn") {
+        progress("churn")
+        runner.measure(scenario: "churn", title: "churn: send to 100 observers while another thread observes+disposes",
+                       caseName: "100 obs", metrics: Churn.metrics, entries: allContenders(Churn()), initialAmount: 256)
+    }
+    if runner.options.includes("latency") {
+        progress("disposal latency")
+        runner.measure(scenario: "latency", title: "disposal latency while a sender fans out to 1000 observers (ns)",
+                       caseName: "dispose()", metrics: DisposalLatency.metrics, entries: allContenders(DisposalLatency()),
+                       initialAmount: quick ? 500 : 3000, calibrated: false)
+    }
+    if runner.options.includes("scaling") {
+        progress("observe/dispose scaling")
+        for attached in [10, 1000, 10_000, 100_000] {
+            runner.measure(scenario: "scaling", title: "observe/dispose with K observers attached", caseName: "K=\(attached)",
+                           metrics: Scaling.metrics, entries: allContenders(Scaling(attached: attached)),
+                           initialAmount: quick ? 300 : 1000, calibrated: false)
+        }
+    }
+    if runner.options.includes("memory") {
+        progress("memory")
+        if mc_is_active() == 0 { progress("  (malloc counter inactive on this platform: memory figures read 0)") }
+        for (depth, observers) in [(0, 10), (3, 1)] {
+            let body = AllocationsPerEvent(chainDepth: depth, observers: observers)
+            let name = depth == 0 ? "fan-out N=10" : "chain depth=3"
+            runner.measure(scenario: "memory", title: "heap allocations per event sent (steady state)", caseName: name,
+                           metrics: AllocationsPerEvent.metrics,
+                           entries: allContenders(body) + [Entry(name: limitName) { body.limit(events: $0) }],
+                           initialAmount: quick ? 10_000 : 100_000, calibrated: false)
+        }
+        let body = BytesPerObserver()
+        runner.measure(scenario: "memory", title: "live heap bytes per attached observer", caseName: "10000 attached",
+                       metrics: BytesPerObserver.metrics,
+                       entries: allContenders(body) + [Entry(name: limitName) { body.limit(count: $0) }],
+                       initialAmount: 10_000, calibrated: false)
+    }
+    // combineLatest / merge of two signals sent from two threads: added with
+    // the operators issue, driven by `runTwoSenders`.
+}

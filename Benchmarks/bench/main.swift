@@ -1,0 +1,20 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// `swift run -c release bench [--quick] [--filter NAME] [--json FILE]`
+// Progress goes to stderr, the table to stdout.
+
+let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
+startParkedThread()
+let start = now()
+let runner = Runner(options: options)
+runAll(runner)
+printTable(runner.results, options: options)
+if let path = options.jsonPath {
+    writeJSON(runner.results, options: options, to: path)
+    progress("wrote \(path)")
+}
+progress("total \(format(Double(now() - start) / 1e9)) s")
