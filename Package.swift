@@ -24,7 +24,6 @@ let package = Package(
         // The Swift API over the core.
         .target(
             name: "Flare",
-    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
             dependencies: ["CFlare"]
         ),
         // Conventional Signal built on Synchronization.Mutex: the bench's baselines.
