@@ -1,0 +1,196 @@
+/*
+ * bag.c — observer entries and the bag of a core (see flare.h).
+ *
+ * Invariants:
+ *  - `adds` is 0, FLARE_ADDS_CLOSED, or the newest entry of a LIFO chain
+ *    linked by `add_next`. Attachers push with a releasing CAS; the drainer
+ *    takes the whole chain with an acquiring exchange; the terminating
+ *    drainer swaps in FLARE_ADDS_CLOSED, after which no push succeeds.
+ *  - `items[0 .. count)` are entries in attach order. Only the drainer (the
+ *    holder of the domain's serial word) reads or writes them, so they need no
+ *    atomics; handing the serial word from drainer to drainer (release, then
+ *    acquire) carries them across threads.
+ *  - Each entry in `items` or in the `adds` chain holds the bag's reference.
+ */
+#include "flare.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static volatile AO_t live_entries;
+
+long flare_debug_live_entries(void) { return (long)AO_load(&live_entries); }
+
+static void *checked(void *p) {
+    if (!p) {
+        fputs("flare: out of memory\n", stderr);
+        abort();
+    }
+    return p;
+}
+
+flare_entry *flare_entry_new(void *ctx) {
+    flare_entry *e = checked(malloc(sizeof *e));
+    e->word = FLARE_ENTRY_ACTIVE | 2 * FLARE_ENTRY_REF;
+    e->add_next = NULL;
+    e->removal.next = NULL;
+    e->removal.kind = FLARE_NODE_REMOVAL;
+    e->ctx = ctx;
+    AO_fetch_and_add_full(&live_entries, 1);
+    return e;
+}
+
+void flare_entry_unref(flare_entry *e) {
+    /* Full ordering: every owner's last use of the entry happens before the
+     * free performed by the owner that drops the final reference. */
+    AO_t old = AO_fetch_and_add_full(&e->word, (AO_t)0 - FLARE_ENTRY_REF);
+    if ((old & ~FLARE_ENTRY_STATE_MASK) == FLARE_ENTRY_REF) {
+        free(e);
+        AO_fetch_and_add_full(&live_entries, (AO_t)-1);
+    }
+}
+
+void flare_core_init(flare_core *c, flare_serial *serial) {
+    c->serial = serial;
+    c->state = FLARE_CORE_ALIVE;
+    c->retainers = 1;
+    c->adds = 0;
+    c->items = NULL;
+    c->count = 0;
+    c->capacity = 0;
+}
+
+/* Swaps the additions stack for `replacement` (CAS loop; AO has no exchange). */
+static AO_t take_adds(flare_core *c, AO_t replacement) {
+    AO_t old = AO_load(&c->adds);
+    for (;;) {
+        if (old == FLARE_ADDS_CLOSED) return old;
+        AO_t seen = AO_fetch_compare_and_swap_full(&c->adds, old, replacement);
+        if (seen == old) return old;
+        old = seen;
+    }
+}
+
+/* Reverses an additions chain into attach order. */
+static flare_entry *in_attach_order(AO_t top) {
+    flare_entry *fifo = NULL;
+    flare_entry *e = top > FLARE_ADDS_CLOSED ? (flare_entry *)top : NULL;
+    while (e) {
+        flare_entry *next = e->add_next;
+        e->add_next = fifo;
+        fifo = e;
+        e = next;
+    }
+    return fifo;
+}
+
+flare_attach_result flare_core_attach(flare_core *c, flare_entry *e) {
+    AO_t old = AO_load(&c->adds);
+    for (;;) {
+        if (old == FLARE_ADDS_CLOSED) {
+            /* Never pushed: the bag's reference is dropped here. */
+            flare_entry_unref(e);
+            return FLARE_ATTACH_TERMINATED;
+        }
+        e->add_next = old == 0 ? NULL : (flare_entry *)old;
+        AO_t seen = AO_fetch_compare_and_swap_full(&c->adds, old, (AO_t)e);
+        if (seen == old) return FLARE_ATTACHED;
+        old = seen;
+    }
+}
+
+static void reserve(flare_core *c, size_t needed) {
+    if (needed <= c->capacity) return;
+    size_t cap = c->capacity ? c->capacity : 4;
+    while (cap < needed) cap *= 2;
+    c->items = checked(realloc(c->items, cap * sizeof *c->items));
+    c->capacity = cap;
+}
+
+void flare_core_splice_slow(flare_core *c) {
+    /* Acquire: the attachers' writes to their entries happen before. */
+    flare_entry *e = in_attach_order(take_adds(c, 0));
+    while (e) {
+        flare_entry *next = e->add_next;
+        if (flare_entry_is_active(e)) {
+            reserve(c, c->count + 1);
+            c->items[c->count++] = e;
+        } else {
+            flare_entry_unref(e); /* disposed before it ever saw an event */
+        }
+        e = next;
+    }
+}
+
+void flare_core_compact(flare_core *c) {
+    size_t kept = 0;
+    for (size_t i = 0; i < c->count; i++) {
+        flare_entry *e = c->items[i];
+        if (flare_entry_is_active(e)) {
+            c->items[kept++] = e;
+        } else {
+            flare_entry_unref(e);
+        }
+    }
+    c->count = kept;
+    /* Give memory back after a mass disposal, keeping room to grow. */
+    if (c->capacity > 64 && kept * 4 < c->capacity) {
+        size_t cap = c->capacity / 2;
+        flare_entry **shrunk = realloc(c->items, cap * sizeof *c->items);
+        if (shrunk) {
+            c->items = shrunk;
+            c->capacity = cap;
+        }
+    }
+}
+
+flare_dispose_result flare_entry_dispose(flare_core *c, flare_entry *e) {
+    if (!flare_entry_claim(e, FLARE_ENTRY_DISPOSED)) return FLARE_DISPOSE_NOOP;
+    flare_serial *s = c->serial;
+    /* An RMW that changes nothing, so that it is ordered against the
+     * drainers' CAS on the same word (see flare.h). */
+    AO_t word = AO_fetch_and_add_full(&s->word, 0);
+    if (word == FLARE_SERIAL_IDLE || word == FLARE_SERIAL_CLOSED) return FLARE_DISPOSE_RELEASE;
+    AO_fetch_and_add_full(&e->word, FLARE_ENTRY_REF); /* the removal node's */
+    switch (flare_serial_push(s, &e->removal, false)) {
+    case FLARE_PUSH_QUEUED:
+        return FLARE_DISPOSE_DEFERRED;
+    case FLARE_PUSH_IDLE:
+    case FLARE_PUSH_CLOSED:
+    case FLARE_PUSH_ACQUIRED:
+    default:
+        /* The drain ended meanwhile; the push's CAS attempts ordered us after
+         * it exactly as the RMW above would have. */
+        flare_entry_unref(e);
+        return FLARE_DISPOSE_RELEASE;
+    }
+}
+
+flare_entry *flare_core_seal(flare_core *c) {
+    AO_store_release(&c->state, FLARE_CORE_TERMINATED);
+    return in_attach_order(take_adds(c, FLARE_ADDS_CLOSED));
+}
+
+void flare_core_drop_items(flare_core *c) {
+    for (size_t i = 0; i < c->count; i++) flare_entry_unref(c->items[i]);
+    free(c->items);
+    c->items = NULL;
+    c->count = 0;
+    c->capacity = 0;
+}
+
+void flare_core_destroy(flare_core *c, void (*release_ctx)(void *ctx)) {
+    flare_entry *late = in_attach_order(take_adds(c, FLARE_ADDS_CLOSED));
+    for (size_t i = 0; i < c->count; i++) {
+        flare_entry *e = c->items[i];
+        if (flare_entry_claim(e, FLARE_ENTRY_DONE) && release_ctx) release_ctx(e->ctx);
+    }
+    flare_core_drop_items(c);
+    while (late) {
+        flare_entry *next = late->add_next;
+        if (flare_entry_claim(late, FLARE_ENTRY_DONE) && release_ctx) release_ctx(late->ctx);
+        flare_entry_unref(late);
+        late = next;
+    }
+}

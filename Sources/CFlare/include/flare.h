@@ -1,0 +1,403 @@
+/*
+ * flare.h — the lock-free core of Flare.
+ *
+ * Three structures, each with its invariants and memory orderings stated next
+ * to the code (docs/core-algorithm.md has the whole argument):
+ *
+ *   flare_serial  one word that serializes delivery for a signal and every
+ *                 signal derived from it (a "domain"): idle, busy (a drainer
+ *                 is delivering), busy with a LIFO stack of pending nodes, or
+ *                 closed (the root terminated).
+ *   flare_core    a signal's observer bag and lifecycle: an atomic stack of
+ *                 additions, spliced by the drainer into a drainer-private
+ *                 array that it iterates, compacts and grows alone.
+ *   flare_entry   one attached observer: its exactly-once state (active →
+ *                 disposed | done) and a reference count for its owners.
+ *
+ * Every hot-path function is `static inline` so Swift inlines it. The event
+ * payloads and the delivery loop live in the caller (Swift, or drain.c for the
+ * C tests): the core never calls back into an observer itself.
+ *
+ * Atomics are libatomic_ops' (MIT core only). Double-width CAS is never used,
+ * so the header means the same with or without -mcx16.
+ */
+#ifndef FLARE_H
+#define FLARE_H
+
+#include <atomic_ops.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Queue nodes                                                               */
+/* ------------------------------------------------------------------------ */
+
+/** Kinds of node that travel through a serial word's pending stack. */
+enum {
+    /** An event; its payload follows the header, laid out by the sender. */
+    FLARE_NODE_EVENT = 0,
+    /** The removal of an entry disposed while a drain was running. */
+    FLARE_NODE_REMOVAL = 1,
+};
+
+/**
+ * A pending item. `next` is written by the pusher before the CAS that
+ * publishes the node (release) and read by the drainer after the CAS that
+ * takes the stack (acquire); nobody else touches it.
+ */
+typedef struct flare_node {
+    struct flare_node *next;
+    uintptr_t kind;
+} flare_node;
+
+/* ------------------------------------------------------------------------ */
+/* The serial word                                                           */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * States of a serial word. Any other value is a pointer to the top of a LIFO
+ * stack of pending nodes, and also means busy.
+ *
+ * Transitions (all by CAS on the one word, so they are totally ordered):
+ *   IDLE  → BUSY          a sender or drainer acquires (try_acquire, push)
+ *   BUSY  → node          a pusher queues behind the drainer
+ *   node  → node'         another pusher
+ *   node  → BUSY          the drainer takes every pending node (release)
+ *   BUSY  → IDLE          the drainer finds nothing pending and leaves
+ *   any busy → CLOSED     the drainer delivered a terminal event (close)
+ * Only the drainer moves the word out of a busy state, so exactly one thread
+ * is delivering whenever the word is busy: that is the serialization.
+ */
+enum {
+    FLARE_SERIAL_IDLE = 0,
+    FLARE_SERIAL_BUSY = 1,
+    FLARE_SERIAL_CLOSED = 2,
+};
+
+typedef struct flare_serial {
+    volatile AO_t word;
+} flare_serial;
+
+static inline void flare_serial_init(flare_serial *s) { AO_store(&s->word, FLARE_SERIAL_IDLE); }
+
+/**
+ * Acquires an idle serial word. On success the caller is the drainer: it
+ * delivers and must then call `flare_serial_release` until it returns NULL.
+ *
+ * Ordering: the CAS is acquire, so the new drainer sees everything the
+ * previous drainer did before its releasing CAS (observer and operator state,
+ * the bag's private array). It is also the synchronization point for
+ * disposers (see flare_entry_dispose).
+ */
+static inline bool flare_serial_try_acquire(flare_serial *s) {
+    return AO_compare_and_swap_full(&s->word, FLARE_SERIAL_IDLE, FLARE_SERIAL_BUSY) != 0;
+}
+
+/** What `flare_serial_push` did. */
+typedef enum flare_push_result {
+    /** The node is pending; the current drainer will take it. */
+    FLARE_PUSH_QUEUED = 0,
+    /** The word was idle and is now held by the caller; the node was not pushed. */
+    FLARE_PUSH_ACQUIRED = 1,
+    /** The word was idle and `acquire_if_idle` was false; nothing changed. */
+    FLARE_PUSH_IDLE = 2,
+    /** The word is closed; nothing changed. */
+    FLARE_PUSH_CLOSED = 3,
+} flare_push_result;
+
+/**
+ * Pushes `node` behind the current drainer, or, if nobody is draining, either
+ * acquires the word (`acquire_if_idle`) or reports that it is idle.
+ *
+ * Lock-free: a failed CAS means another push or the drainer moved the word.
+ * ABA-safe: the node's `next` is derived only from the value the CAS compares
+ * against, so if the word holds that value again the link is still right.
+ * Ordering: the CAS is release for `node->next` and the payload, acquire
+ * when it acquires the word.
+ */
+static inline flare_push_result flare_serial_push(flare_serial *s, flare_node *node, bool acquire_if_idle) {
+    AO_t old = AO_load(&s->word);
+    for (;;) {
+        if (old == FLARE_SERIAL_CLOSED) return FLARE_PUSH_CLOSED;
+        if (old == FLARE_SERIAL_IDLE) {
+            if (!acquire_if_idle) return FLARE_PUSH_IDLE;
+            old = AO_fetch_compare_and_swap_full(&s->word, FLARE_SERIAL_IDLE, FLARE_SERIAL_BUSY);
+            if (old == FLARE_SERIAL_IDLE) return FLARE_PUSH_ACQUIRED;
+            continue;
+        }
+        node->next = old == FLARE_SERIAL_BUSY ? NULL : (flare_node *)old;
+        AO_t seen = AO_fetch_compare_and_swap_full(&s->word, old, (AO_t)node);
+        if (seen == old) return FLARE_PUSH_QUEUED;
+        old = seen;
+    }
+}
+
+/** Slow half of `flare_serial_release`: takes the pending stack, returns it FIFO. */
+flare_node *flare_serial_take(flare_serial *s);
+
+/**
+ * Called by the drainer after each batch. Returns NULL once it has released
+ * the word (BUSY → IDLE, a releasing CAS), or the pending nodes in FIFO
+ * order (the word stays held): deliver them and call again.
+ */
+static inline flare_node *flare_serial_release(flare_serial *s) {
+    if (AO_compare_and_swap_full(&s->word, FLARE_SERIAL_BUSY, FLARE_SERIAL_IDLE)) return NULL;
+    return flare_serial_take(s);
+}
+
+/**
+ * Called by the drainer after delivering a root signal's terminal event:
+ * closes the word for good and returns the nodes still pending, FIFO. Their
+ * events are dropped (they were sent after the terminal event); their
+ * removals must still be processed.
+ */
+flare_node *flare_serial_close(flare_serial *s);
+
+/** Whether a drain is running or the word is closed (diagnostics and tests). */
+static inline uintptr_t flare_serial_peek(const flare_serial *s) { return AO_load((volatile AO_t *)&s->word); }
+
+/* ------------------------------------------------------------------------ */
+/* Entries: one attached observer                                            */
+/* ------------------------------------------------------------------------ */
+
+/** Entry states, in the low two bits of `flare_entry.word`. */
+enum {
+    FLARE_ENTRY_ACTIVE = 0,   /**< receives events */
+    FLARE_ENTRY_DISPOSED = 1, /**< removed by its handle; receives nothing more */
+    FLARE_ENTRY_DONE = 2,     /**< got its terminal event (or interrupted) */
+};
+enum {
+    FLARE_ENTRY_STATE_MASK = 3,
+    FLARE_ENTRY_REF = 4,
+};
+
+/**
+ * One observer attached to a core.
+ *
+ * `word` = state | refs * 4. The state leaves ACTIVE exactly once, by CAS:
+ * whoever wins owns the observer context (`ctx`) from then on and releases
+ * it. The references are the owners of the entry's memory: the bag (from
+ * attach until the drainer drops it), the handle (until the Swift disposable
+ * is deinitialized) and, while it is pending, the removal node.
+ */
+typedef struct flare_entry {
+    volatile AO_t word;
+    /** Link in the core's stack of additions; written before the push. */
+    struct flare_entry *add_next;
+    /** Pushed on the serial word when disposed during a drain. */
+    flare_node removal;
+    /** The observer: opaque to the core, owned as the state says. */
+    void *ctx;
+} flare_entry;
+
+/** A new ACTIVE entry with two references (the bag's and the handle's). */
+flare_entry *flare_entry_new(void *ctx);
+
+/** Drops one reference; frees the entry with the last. */
+void flare_entry_unref(flare_entry *e);
+
+/**
+ * The delivery check, once per observer per event. A plain load suffices:
+ * a thread disposing inside a callback is the drainer itself (program
+ * order), and one disposing from another thread is covered by contract 4's
+ * "at most the delivery already starting"; the CAS that disposes is a locked
+ * instruction, visible to every later load.
+ */
+static inline bool flare_entry_is_active(const flare_entry *e) {
+    return (AO_load((volatile AO_t *)&e->word) & FLARE_ENTRY_STATE_MASK) == FLARE_ENTRY_ACTIVE;
+}
+
+/**
+ * Moves an ACTIVE entry to `state` (DISPOSED or DONE). Returns true for the
+ * one caller that wins: it now owns `ctx`.
+ */
+static inline bool flare_entry_claim(flare_entry *e, unsigned state) {
+    AO_t old = AO_load(&e->word);
+    for (;;) {
+        if ((old & FLARE_ENTRY_STATE_MASK) != FLARE_ENTRY_ACTIVE) return false;
+        AO_t seen = AO_fetch_compare_and_swap_full(&e->word, old, old | (AO_t)state);
+        if (seen == old) return true;
+        old = seen;
+    }
+}
+
+/** The entry whose removal node this is. */
+static inline flare_entry *flare_entry_of_removal(flare_node *node) {
+    return (flare_entry *)((char *)node - offsetof(flare_entry, removal));
+}
+
+/* ------------------------------------------------------------------------ */
+/* Cores: a signal's bag and lifecycle                                       */
+/* ------------------------------------------------------------------------ */
+
+/** Lifecycle of a core. Moves forward only. */
+enum {
+    FLARE_CORE_ALIVE = 0,
+    FLARE_CORE_TERMINATING = 1, /**< the drainer is delivering the terminal event */
+    FLARE_CORE_TERMINATED = 2,
+};
+
+/** The additions stack once the core has terminated: pushes fail. */
+enum { FLARE_ADDS_CLOSED = 1 };
+
+typedef struct flare_core {
+    /** The domain's serial word: the core's own, or its upstream root's. */
+    flare_serial *serial;
+    /** ALIVE → TERMINATING → TERMINATED, by CAS. */
+    volatile AO_t state;
+    /**
+     * Observers attached and not disposed, plus one while the Signal handle
+     * exists. Reaching zero means nothing can ever observe the signal again:
+     * the owner interrupts it.
+     */
+    volatile AO_t retainers;
+    /** 0, FLARE_ADDS_CLOSED, or the top entry of a LIFO stack of additions. */
+    volatile AO_t adds;
+    /* Drainer-private (touched only while holding `serial`, or after the
+     * last reference to the core is gone): */
+    flare_entry **items;
+    size_t count;
+    size_t capacity;
+} flare_core;
+
+/** A live core in `serial`'s domain, with one retainer (the handle). */
+void flare_core_init(flare_core *c, flare_serial *serial);
+
+/**
+ * Releases everything the core still holds, once nothing else can reach it.
+ * `release_ctx` is called for each observer context the core still owns.
+ */
+void flare_core_destroy(flare_core *c, void (*release_ctx)(void *ctx));
+
+/** Result of attaching an entry. */
+typedef enum flare_attach_result {
+    /** Attached: the entry receives every event delivered from now on. */
+    FLARE_ATTACHED = 0,
+    /**
+     * The core has terminated. The caller claims the entry DONE (which may
+     * fail if the terminating drainer got it first) and, if it wins, sends
+     * the observer `interrupted` and releases `ctx`.
+     */
+    FLARE_ATTACH_TERMINATED = 1,
+} flare_attach_result;
+
+/**
+ * Attaches `e`: pushes it on the additions stack (a CAS, release), where the
+ * next event's drainer splices it into the private array. The push fails on a
+ * closed stack, so attach and termination are decided by one word: either the
+ * terminating drainer's closing exchange takes the entry (and interrupts it),
+ * or the attach sees the stack closed.
+ */
+flare_attach_result flare_core_attach(flare_core *c, flare_entry *e);
+
+/** Slow half of `flare_core_splice`. */
+void flare_core_splice_slow(flare_core *c);
+
+/**
+ * Called by the drainer before delivering each event: moves the pending
+ * additions, in attach order, to the end of the private array. The common
+ * case is one acquire load of an empty stack.
+ */
+static inline void flare_core_splice(flare_core *c) {
+    AO_t top = AO_load_acquire(&c->adds);
+    if (top > FLARE_ADDS_CLOSED) flare_core_splice_slow(c);
+}
+
+/**
+ * Called by the drainer after an event during which it skipped `dead`
+ * entries that are no longer active: drops them from the private array
+ * (order preserved) once they are at least half of it, so iteration stays
+ * proportional to the live observers at amortized O(1) per disposal.
+ */
+void flare_core_compact(flare_core *c);
+
+static inline void flare_core_note_dead(flare_core *c, size_t dead) {
+    if (dead != 0 && dead * 2 >= c->count) flare_core_compact(c);
+}
+
+/** What the caller of `flare_entry_dispose` must do. */
+typedef enum flare_dispose_result {
+    /** Already disposed or done: nothing. */
+    FLARE_DISPOSE_NOOP = 0,
+    /** Disposed, no drain can reach the observer: release `ctx` now. */
+    FLARE_DISPOSE_RELEASE = 1,
+    /** Disposed during a drain: the drainer releases `ctx` when it has moved on. */
+    FLARE_DISPOSE_DEFERRED = 2,
+} flare_dispose_result;
+
+/**
+ * Disposes `e`, attached to `c`. Lock-free, O(1), never waits for a drain.
+ *
+ * The claim (ACTIVE → DISPOSED) makes every delivery not yet begun skip the
+ * entry. Then the observer context may be released only when no drain can
+ * still be calling it. The disposer reads the serial word with an RMW (a
+ * fetch-and-add of zero), so the read is ordered in the word's modification
+ * order with every drainer's acquiring and releasing CAS:
+ *   - idle (or closed): the last drain released before our RMW (we acquire
+ *     its calls) and the next acquires after it (it sees our claim): release
+ *     now;
+ *   - busy: push the entry's removal node behind the drainer, who releases
+ *     the context when it reaches the node, i.e. after the event in progress.
+ */
+flare_dispose_result flare_entry_dispose(flare_core *c, flare_entry *e);
+
+/** Adds a retainer (an observer being attached). */
+static inline void flare_core_retain(flare_core *c) { AO_fetch_and_add_full(&c->retainers, 1); }
+
+/** Drops a retainer; true for the caller that dropped the last one. */
+static inline bool flare_core_release(flare_core *c) {
+    return AO_fetch_and_add_full(&c->retainers, (AO_t)-1) == 1;
+}
+
+/**
+ * Moves ALIVE → TERMINATING. Only one caller wins; it delivers the terminal
+ * event to the private array's active entries and then calls
+ * `flare_core_seal`.
+ */
+static inline bool flare_core_begin_termination(flare_core *c) {
+    return AO_compare_and_swap_full(&c->state, FLARE_CORE_ALIVE, FLARE_CORE_TERMINATING) != 0;
+}
+
+/**
+ * Moves ALIVE → TERMINATED directly, for a derived core that lost its last
+ * retainer: it has no observer and no handle, so nothing is delivered and
+ * nothing can attach; its array is freed by `flare_core_destroy`. A drain
+ * that reaches the core afterwards sees it is not alive and skips it.
+ */
+static inline bool flare_core_abandon(flare_core *c) {
+    return AO_compare_and_swap_full(&c->state, FLARE_CORE_ALIVE, FLARE_CORE_TERMINATED) != 0;
+}
+
+static inline bool flare_core_is_alive(const flare_core *c) {
+    return AO_load((volatile AO_t *)&c->state) == FLARE_CORE_ALIVE;
+}
+
+/**
+ * Finishes termination: marks the core TERMINATED, closes the additions stack
+ * and returns, in attach order, the entries that were attached too late for
+ * the terminal event (the caller claims each DONE, interrupts it, releases its
+ * context, and unrefs it). The private array is emptied: every entry in it
+ * must already have been claimed by the caller or a disposer.
+ */
+flare_entry *flare_core_seal(flare_core *c);
+
+/** Drops the private array's entries (after the terminal event was delivered). */
+void flare_core_drop_items(flare_core *c);
+
+/* ------------------------------------------------------------------------ */
+/* Debug accounting                                                          */
+/* ------------------------------------------------------------------------ */
+
+/** Entries allocated and not yet freed (for leak tests). */
+long flare_debug_live_entries(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FLARE_H */

@@ -1,0 +1,66 @@
+/// Represents the lifetime of an object, and lets other objects tie their
+/// resources to it: anything added with `+=` is disposed when the lifetime
+/// ends.
+///
+/// Thread-safety: all members may be used from any thread; see
+/// `CompositeDisposable`, which backs it.
+public final class Lifetime: @unchecked Sendable {
+    private let disposables: CompositeDisposable
+
+    /// A signal that completes when the lifetime ends (at once, if it has
+    /// already ended).
+    public var ended: Signal<Never, Never> {
+        Signal { observer, lifetime in
+            lifetime += disposables.add(observer.sendCompleted)
+        }
+    }
+
+    /// Whether the lifetime has ended.
+    public var hasEnded: Bool { disposables.isDisposed }
+
+    /// A lifetime that ends when `token` is disposed or deinitialized.
+    public convenience init(_ token: Token) {
+        self.init(token.disposables)
+    }
+
+    init(_ disposables: CompositeDisposable) {
+        self.disposables = disposables
+    }
+
+    /// Runs `action` when the lifetime ends (at once, if it has ended).
+    ///
+    /// - Returns: A disposable that cancels the action.
+    @discardableResult
+    public func observeEnded(_ action: @escaping () -> Void) -> Disposable? {
+        disposables.add(action)
+    }
+
+    /// Disposes `disposable` when `lifetime` ends (at once, if it has ended).
+    ///
+    /// - Returns: A disposable that takes `disposable` back out.
+    @discardableResult
+    public static func += (lifetime: Lifetime, disposable: Disposable?) -> Disposable? {
+        lifetime.disposables.add(disposable)
+    }
+
+    /// A lifetime and the token that ends it.
+    public static func make() -> (lifetime: Lifetime, token: Token) {
+        let token = Token()
+        return (Lifetime(token), token)
+    }
+
+    /// A lifetime that never ends.
+    public static let empty = Lifetime(CompositeDisposable())
+
+    /// Ends a lifetime when it is disposed or deinitialized.
+    public final class Token: @unchecked Sendable {
+        fileprivate let disposables = CompositeDisposable()
+
+        public init() {}
+
+        deinit { disposables.dispose() }
+
+        /// Ends the lifetime now.
+        public func dispose() { disposables.dispose() }
+    }
+}

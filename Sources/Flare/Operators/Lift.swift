@@ -1,0 +1,32 @@
+extension Signal {
+    /// Builds a signal derived from this one by a single-input operator.
+    ///
+    /// `makeAction` receives the derived signal's core and returns the
+    /// closure that observes this signal. That closure runs only inside this
+    /// signal's serialized delivery, which holds the serial word both
+    /// signals share, so it delivers to the derived signal directly
+    /// (`deliverHeld`): the operator adds no second serialization point, no
+    /// queue and no allocation per event. Operator state captured by the
+    /// closure is touched only there, so it needs no lock.
+    ///
+    /// The derived signal observes this one for as long as it is alive: its
+    /// termination (by a terminal event, or because it lost its last
+    /// observer and reference) disposes the observation.
+    @inlinable
+    public func lift<U, F>(
+        _ makeAction: (Signal<U, F>.Observer.Action) -> Observer.Action
+    ) -> Signal<U, F> {
+        liftCore { downstream in makeAction { downstream.deliverHeld($0) } }
+    }
+
+    @inlinable
+    func liftCore<U, F>(
+        _ makeAction: (SignalCore<U, F>) -> Observer.Action
+    ) -> Signal<U, F> {
+        let downstream = SignalCore<U, F>(derivedFrom: core)
+        let signal = Signal<U, F>(core: downstream)
+        let upstreamObservation = core.observe(Observer(makeAction(downstream)))
+        downstream.lifetime += upstreamObservation
+        return signal
+    }
+}

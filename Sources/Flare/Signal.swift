@@ -1,0 +1,144 @@
+/// A hot stream of events that pushes each event to every attached observer.
+///
+/// A signal sends any number of `value`s followed by at most one terminal
+/// event (`failed`, `completed` or `interrupted`); nothing is delivered after
+/// the terminal event, and sends after it are ignored.
+///
+/// Delivery is serialized without a lock: an observer never runs
+/// concurrently with another delivery of the same signal. Events sent from
+/// several threads at once are each delivered exactly once, one at a time,
+/// in the order the sends took effect. A send from inside an observer is
+/// queued and delivered after the current event, to every observer; it never
+/// deadlocks.
+///
+/// Observers are called in the order they were attached. An observer
+/// attached by `observe` receives every event sent after `observe` returns;
+/// observing a terminated signal sends `interrupted` at once.
+///
+/// A signal stays alive while it has an observer or a reference. When it has
+/// neither, it is interrupted: its generator's lifetime ends, releasing what
+/// the generator attached to it.
+///
+/// Cost: a send with no contention is two atomic compare-and-swaps plus one
+/// unretained call per observer; no allocation, no lock, no reference
+/// counting. `observe` and `dispose` are lock-free and O(1).
+public final class Signal<Value, Error: Swift.Error> {
+    @usableFromInline
+    let core: SignalCore<Value, Error>
+
+    @usableFromInline
+    init(core: SignalCore<Value, Error>) {
+        self.core = core
+    }
+
+    /// Creates a signal and runs `generator` at once with the observer that
+    /// sends into it and the lifetime of the signal.
+    ///
+    /// The observer may be used from any thread. The lifetime ends when the
+    /// signal terminates; attach to it whatever the generator must release
+    /// then. If the observer is released, the signal is interrupted.
+    public convenience init(_ generator: (Observer, Lifetime) -> Void) {
+        let core = SignalCore<Value, Error>()
+        self.init(core: core)
+        let input = Observer(action: { [core] event in core.send(event) }, interruptsOnDeinit: true)
+        generator(input, core.lifetime)
+    }
+
+    deinit {
+        core.dropRetainer()
+    }
+
+    /// A signal and the observer that sends into it.
+    ///
+    /// - Parameter disposable: Disposed when the signal terminates.
+    /// - Returns: The signal, and its input. Sending to the input from any
+    ///   thread sends into the signal; releasing the input interrupts it.
+    @inlinable
+    public static func pipe(disposable: Disposable? = nil) -> (output: Signal, input: Observer) {
+        let core = SignalCore<Value, Error>()
+        let output = Signal(core: core)
+        if let disposable { core.lifetime += disposable }
+        let input = Observer(action: { [core] event in core.send(event) }, interruptsOnDeinit: true)
+        return (output, input)
+    }
+
+    /// A signal that never sends any event.
+    public static var never: Signal {
+        Signal { observer, lifetime in
+            // Keep the input alive (releasing it would interrupt) until the
+            // signal ends, which happens once it is neither referenced nor
+            // observed.
+            lifetime.observeEnded { withExtendedLifetime(observer) {} }
+        }
+    }
+
+    /// A signal that completes at once.
+    public static var empty: Signal {
+        Signal { observer, _ in observer.sendCompleted() }
+    }
+
+    /// Attaches `observer`.
+    ///
+    /// Lock-free and O(1) whatever the number of observers.
+    ///
+    /// - Returns: A disposable that detaches the observer, or `nil` if the
+    ///   signal has already terminated (the observer is then sent
+    ///   `interrupted`).
+    @inlinable
+    @discardableResult
+    public func observe(_ observer: Observer) -> Disposable? {
+        core.observe(observer)
+    }
+}
+
+extension Signal: @unchecked Sendable {}
+
+extension Signal {
+    /// Attaches a closure that receives every event.
+    @inlinable
+    @discardableResult
+    public func observe(_ action: @escaping Observer.Action) -> Disposable? {
+        observe(Observer(action))
+    }
+
+    /// Attaches a closure that receives values and failures as `Result`s.
+    @inlinable
+    @discardableResult
+    public func observeResult(_ action: @escaping (Result<Value, Error>) -> Void) -> Disposable? {
+        observe(Observer { event in
+            switch event {
+            case let .value(value): action(.success(value))
+            case let .failed(error): action(.failure(error))
+            case .completed, .interrupted: break
+            }
+        })
+    }
+
+    /// Attaches a closure called when the signal completes.
+    @inlinable
+    @discardableResult
+    public func observeCompleted(_ action: @escaping () -> Void) -> Disposable? {
+        observe(Observer { if case .completed = $0 { action() } })
+    }
+
+    /// Attaches a closure called when the signal fails.
+    @inlinable
+    @discardableResult
+    public func observeFailed(_ action: @escaping (Error) -> Void) -> Disposable? {
+        observe(Observer { if case let .failed(error) = $0 { action(error) } })
+    }
+
+    /// Attaches a closure called when the signal is interrupted.
+    @inlinable
+    @discardableResult
+    public func observeInterrupted(_ action: @escaping () -> Void) -> Disposable? {
+        observe(Observer { if case .interrupted = $0 { action() } })
+    }
+
+    /// Attaches a closure that receives every value.
+    @inlinable
+    @discardableResult
+    public func observeValues(_ action: @escaping (Value) -> Void) -> Disposable? {
+        observe(Observer { if case let .value(value) = $0 { action(value) } })
+    }
+}

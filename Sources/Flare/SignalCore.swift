@@ -1,0 +1,356 @@
+import CFlare
+
+/// Owns a serial word: the serialization domain shared by a root signal and
+/// every signal derived from it by single-input operators.
+@usableFromInline
+final class SerialDomain: @unchecked Sendable {
+    @usableFromInline
+    let serial: UnsafeMutablePointer<flare_serial>
+
+    init() {
+        serial = .allocate(capacity: 1)
+        flare_serial_init(serial)
+    }
+
+    deinit {
+        serial.deallocate()
+    }
+}
+
+/// Releases an observer context handed to the C core as a retained opaque
+/// pointer. Observers of every type are released the same way.
+@usableFromInline
+func releaseObserverContext(_ ctx: UnsafeMutableRawPointer?) {
+    guard let ctx else { return }
+    Unmanaged<AnyObject>.fromOpaque(ctx).release()
+}
+
+private let releaseContextThunk: @convention(c) (UnsafeMutableRawPointer?) -> Void = { ctx in
+    releaseObserverContext(ctx)
+}
+
+/// The engine of one signal: its C core (observer bag and lifecycle), the
+/// serial word of its domain, and the lifetime of its generator.
+///
+/// A **root** core (made by `Signal.init(_:)` or `pipe`) owns its serial
+/// word: `send` acquires it, delivers, and drains what other threads queued
+/// meanwhile. A **derived** core (made by a single-input operator) shares
+/// its upstream's word and is only ever delivered to from inside the
+/// upstream's delivery (`deliverHeld`), which already holds the word: a chain
+/// of operators has one serialization point, not one per link.
+///
+/// Thread-safety: `send`, `observe` and `dispose` may be called from any
+/// thread, concurrently. Everything else runs only while holding the serial
+/// word.
+@usableFromInline
+final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
+    @usableFromInline typealias Event = Signal<Value, Error>.Event
+    @usableFromInline typealias Observer = Signal<Value, Error>.Observer
+
+    @usableFromInline
+    let raw: UnsafeMutablePointer<flare_core>
+
+    @usableFromInline
+    let serial: UnsafeMutablePointer<flare_serial>
+
+    /// Keeps the serial word alive for as long as this core uses it.
+    @usableFromInline
+    let domain: SerialDomain
+
+    @usableFromInline
+    let isRoot: Bool
+
+    /// Ends the generator's lifetime when the signal terminates.
+    @usableFromInline
+    let lifetimeToken: Lifetime.Token
+
+    /// The generator's lifetime.
+    @usableFromInline
+    let lifetime: Lifetime
+
+    /// A root core with a fresh serial word.
+    @usableFromInline
+    convenience init() {
+        self.init(domain: SerialDomain(), isRoot: true)
+    }
+
+    /// A derived core in `upstream`'s domain.
+    @usableFromInline
+    convenience init<U, F>(derivedFrom upstream: SignalCore<U, F>) {
+        self.init(domain: upstream.domain, isRoot: false)
+    }
+
+    private init(domain: SerialDomain, isRoot: Bool) {
+        self.domain = domain
+        self.serial = domain.serial
+        self.isRoot = isRoot
+        raw = .allocate(capacity: 1)
+        flare_core_init(raw, domain.serial)
+        let (lifetime, token) = Lifetime.make()
+        self.lifetime = lifetime
+        self.lifetimeToken = token
+    }
+
+    deinit {
+        flare_core_destroy(raw, releaseContextThunk)
+        raw.deallocate()
+    }
+
+    // MARK: Sending (root cores)
+
+    /// Sends `event` into a root signal from any thread.
+    ///
+    /// If no delivery is in progress, delivers at once on this thread without
+    /// allocating; otherwise queues the event behind the delivery in progress
+    /// (which may be this thread's own: a reentrant send) and returns.
+    @inlinable
+    func send(_ event: Event) {
+        if _fastPath(flare_serial_try_acquire(serial)) {
+            if deliver(event) {
+                finishRootTermination(pending: nil)
+            } else if let pending = flare_serial_release(serial) {
+                drain(pending)
+            }
+        } else {
+            sendQueued(event)
+        }
+    }
+
+    /// Layout of a queued event: the C node header, then the event.
+    @inlinable
+    static var payloadOffset: Int {
+        let align = MemoryLayout<Event>.alignment
+        return (MemoryLayout<flare_node>.stride + align - 1) & ~(align - 1)
+    }
+
+    @usableFromInline
+    @inline(never)
+    func sendQueued(_ event: Event) {
+        if flare_serial_peek(serial) == UInt(FLARE_SERIAL_CLOSED) { return }
+        let node = makeNode(event)
+        switch flare_serial_push(serial, node, true) {
+        case FLARE_PUSH_QUEUED:
+            return
+        case FLARE_PUSH_ACQUIRED:
+            if deliver(takeEvent(node)) {
+                finishRootTermination(pending: nil)
+            } else if let pending = flare_serial_release(serial) {
+                drain(pending)
+            }
+        default:
+            destroyEvent(node)
+        }
+    }
+
+    private func makeNode(_ event: Event) -> UnsafeMutablePointer<flare_node> {
+        let raw = UnsafeMutableRawPointer.allocate(
+            byteCount: Self.payloadOffset + MemoryLayout<Event>.size,
+            alignment: Swift.max(MemoryLayout<flare_node>.alignment, MemoryLayout<Event>.alignment))
+        let node = raw.bindMemory(to: flare_node.self, capacity: 1)
+        node.initialize(to: flare_node(next: nil, kind: UInt(FLARE_NODE_EVENT)))
+        (raw + Self.payloadOffset).bindMemory(to: Event.self, capacity: 1).initialize(to: event)
+        return node
+    }
+
+    private func takeEvent(_ node: UnsafeMutablePointer<flare_node>) -> Event {
+        let raw = UnsafeMutableRawPointer(node)
+        let event = (raw + Self.payloadOffset).assumingMemoryBound(to: Event.self).move()
+        raw.deallocate()
+        return event
+    }
+
+    private func destroyEvent(_ node: UnsafeMutablePointer<flare_node>) {
+        _ = takeEvent(node)
+    }
+
+    /// Processes a removal node: the disposer handed the observer context
+    /// over, and the drain has moved past every delivery that could use it.
+    private func completeRemoval(_ node: UnsafeMutablePointer<flare_node>) {
+        let entry = flare_entry_of_removal(node)!
+        releaseObserverContext(entry.pointee.ctx)
+        flare_entry_unref(entry)
+    }
+
+    /// Delivers the nodes queued behind this drainer, FIFO, until the serial
+    /// word is released or the signal terminates.
+    @usableFromInline
+    @inline(never)
+    func drain(_ first: UnsafeMutablePointer<flare_node>) {
+        var next: UnsafeMutablePointer<flare_node>? = first
+        while true {
+            while let node = next {
+                next = node.pointee.next
+                if node.pointee.kind == UInt(FLARE_NODE_REMOVAL) {
+                    completeRemoval(node)
+                } else if deliver(takeEvent(node)) {
+                    finishRootTermination(pending: next)
+                    return
+                }
+            }
+            guard let more = flare_serial_release(serial) else { return }
+            next = more
+        }
+    }
+
+    /// After a root's terminal event: closes the serial word, drops the events
+    /// sent after the terminal one, completes pending removals, and ends the
+    /// generator's lifetime.
+    @usableFromInline
+    @inline(never)
+    func finishRootTermination(pending: UnsafeMutablePointer<flare_node>?) {
+        var next = pending
+        var closed = flare_serial_close(serial)
+        while true {
+            while let node = next {
+                next = node.pointee.next
+                if node.pointee.kind == UInt(FLARE_NODE_REMOVAL) {
+                    completeRemoval(node)
+                } else {
+                    destroyEvent(node)
+                }
+            }
+            guard let rest = closed else { break }
+            next = rest
+            closed = nil
+        }
+        lifetimeToken.dispose()
+    }
+
+    // MARK: Delivery (holding the serial word)
+
+    /// Delivers one event to this core's observers. The caller holds the
+    /// domain's serial word. Returns whether the event was terminal and
+    /// ended this core.
+    @inlinable
+    @inline(__always)
+    func deliver(_ event: Event) -> Bool {
+        flare_core_splice(raw)
+        guard case .value = event else { return deliverTerminal(event) }
+        let count = raw.pointee.count
+        guard count != 0 else { return false }
+        let items = raw.pointee.items.unsafelyUnwrapped
+        var dead = 0
+        var i = 0
+        while i < count {
+            let entry = items[i].unsafelyUnwrapped
+            if flare_entry_is_active(entry) {
+                Unmanaged<Observer>.fromOpaque(entry.pointee.ctx)._withUnsafeGuaranteedRef { $0.action(event) }
+            } else {
+                dead &+= 1
+            }
+            i &+= 1
+        }
+        flare_core_note_dead(raw, dead)
+        return false
+    }
+
+    /// Delivers an event to a derived core from inside its upstream's
+    /// delivery (which holds the serial word).
+    @inlinable
+    func deliverHeld(_ event: Event) {
+        if deliver(event) { lifetimeToken.dispose() }
+    }
+
+    /// Delivers a terminal event: each observer still active is claimed
+    /// (exactly once, against concurrent disposal), receives the event and is
+    /// released; then the core is sealed, and observers that attached while
+    /// the event was being delivered receive `interrupted`.
+    @usableFromInline
+    @inline(never)
+    func deliverTerminal(_ event: Event) -> Bool {
+        guard flare_core_begin_termination(raw) else { return false }
+        let count = raw.pointee.count
+        if let items = raw.pointee.items {
+            for i in 0..<count {
+                let entry = items[i]!
+                if flare_entry_claim(entry, UInt32(FLARE_ENTRY_DONE)) {
+                    let observer = Unmanaged<Observer>.fromOpaque(entry.pointee.ctx)
+                    observer._withUnsafeGuaranteedRef { $0.action(event) }
+                    observer.release()
+                }
+            }
+        }
+        flare_core_drop_items(raw)
+        var late = flare_core_seal(raw)
+        while let entry = late {
+            late = entry.pointee.add_next
+            if flare_entry_claim(entry, UInt32(FLARE_ENTRY_DONE)) {
+                let observer = Unmanaged<Observer>.fromOpaque(entry.pointee.ctx)
+                observer._withUnsafeGuaranteedRef { $0.action(.interrupted) }
+                observer.release()
+            }
+            flare_entry_unref(entry)
+        }
+        return true
+    }
+
+    // MARK: Observing
+
+    /// Attaches `observer`. Lock-free and O(1); see `flare_core_attach`.
+    ///
+    /// - Returns: A disposable that detaches the observer, or `nil` if the
+    ///   signal had already terminated, in which case the observer has been
+    ///   sent `interrupted`.
+    @usableFromInline
+    func observe(_ observer: Observer) -> Disposable? {
+        flare_core_retain(raw)
+        let entry = flare_entry_new(Unmanaged.passRetained(observer).toOpaque())!
+        if flare_core_attach(raw, entry) == FLARE_ATTACHED {
+            return Observation(core: self, entry: entry)
+        }
+        if flare_entry_claim(entry, UInt32(FLARE_ENTRY_DONE)) {
+            observer.action(.interrupted)
+            releaseObserverContext(entry.pointee.ctx)
+        }
+        flare_entry_unref(entry)
+        dropRetainer()
+        return nil
+    }
+
+    /// Detaches the observer of `entry`; see `flare_entry_dispose`.
+    func dispose(_ entry: UnsafeMutablePointer<flare_entry>) {
+        switch flare_entry_dispose(raw, entry) {
+        case FLARE_DISPOSE_RELEASE:
+            releaseObserverContext(entry.pointee.ctx)
+            dropRetainer()
+        case FLARE_DISPOSE_DEFERRED:
+            dropRetainer()
+        default:
+            break
+        }
+    }
+
+    /// Drops a retainer (an observer, or the `Signal` handle). When none is
+    /// left, nothing can ever observe the signal again, so it is interrupted
+    /// and its generator's lifetime ends.
+    @usableFromInline
+    func dropRetainer() {
+        guard flare_core_release(raw) else { return }
+        if isRoot {
+            send(.interrupted)
+        } else if flare_core_abandon(raw) {
+            lifetimeToken.dispose()
+        }
+    }
+}
+
+/// The disposable returned by `observe`: detaches one observer.
+final class Observation<Value, Error: Swift.Error>: Disposable, @unchecked Sendable {
+    let core: SignalCore<Value, Error>
+    let entry: UnsafeMutablePointer<flare_entry>
+
+    init(core: SignalCore<Value, Error>, entry: UnsafeMutablePointer<flare_entry>) {
+        self.core = core
+        self.entry = entry
+    }
+
+    deinit {
+        flare_entry_unref(entry)
+    }
+
+    /// True once the observer no longer receives events: disposed, or
+    /// terminated.
+    var isDisposed: Bool { !flare_entry_is_active(entry) }
+
+    func dispose() { core.dispose(entry) }
+}

@@ -1,0 +1,36 @@
+import Flare
+import Synchronization
+
+/// Records what observers receive, from any thread.
+final class Recorder<T: Sendable>: @unchecked Sendable {
+    private let storage = Mutex<[T]>([])
+
+    func append(_ item: T) { storage.withLock { $0.append(item) } }
+
+    var items: [T] { storage.withLock { $0 } }
+}
+
+/// A class whose release tests can watch through a weak reference.
+final class Canary: @unchecked Sendable {}
+
+/// Counts up, from any thread.
+final class Counter: @unchecked Sendable {
+    let value = Atomic<Int>(0)
+    func increment() { value.add(1, ordering: .relaxed) }
+    var count: Int { value.load(ordering: .relaxed) }
+}
+
+/// Compact text of an event, for exact sequence assertions.
+func describe<V, E>(_ event: Signal<V, E>.Event) -> String {
+    switch event {
+    case let .value(v): return "v\(v)"
+    case let .failed(e): return "failed(\(e))"
+    case .completed: return "completed"
+    case .interrupted: return "interrupted"
+    }
+}
+
+struct TestError: Swift.Error, Equatable, CustomStringConvertible {
+    let code: Int
+    var description: String { "E\(code)" }
+}
