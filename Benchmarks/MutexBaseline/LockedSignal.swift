@@ -149,7 +149,8 @@ public final class LockedSignal<Value, Error: Swift.Error>: @unchecked Sendable 
         if terminating { releaseAll() }
     }
 
-    @usableFromInline
+    @inlinable
+    @inline(never)
     func drainPending() {
         while !state.pointee.pending.isEmpty {
             let next = state.pointee.pending.removeFirst()
@@ -159,7 +160,8 @@ public final class LockedSignal<Value, Error: Swift.Error>: @unchecked Sendable 
 
     /// After the terminal event: drop the observers and anything queued. The
     /// releases wait in the graveyard until the lock is released.
-    @usableFromInline
+    @inlinable
+    @inline(never)
     func releaseAll() {
         let s = state
         for o in s.pointee.observers { if let o { s.pointee.graveyard.append(o) } }
@@ -204,7 +206,7 @@ public final class LockedSignal<Value, Error: Swift.Error>: @unchecked Sendable 
     }
 
     /// Lock held.
-    @usableFromInline
+    @inlinable
     func attach(_ observer: Observer) -> UInt64? {
         let s = state
         guard !s.pointee.terminated else { return nil }
@@ -215,7 +217,7 @@ public final class LockedSignal<Value, Error: Swift.Error>: @unchecked Sendable 
         return token
     }
 
-    @usableFromInline
+    @inlinable
     func detach(_ token: UInt64) {
         if owner.load(ordering: .relaxed) == baselineThreadID() {
             // Inside a delivery: the observer may be the one running now.
@@ -228,7 +230,7 @@ public final class LockedSignal<Value, Error: Swift.Error>: @unchecked Sendable 
 
     /// Empties the slot of `token`; returns the observer's +1 reference for
     /// the caller to release. Lock held.
-    @usableFromInline
+    @inlinable
     func remove(_ token: UInt64, compacting: Bool) -> Unmanaged<Observer>? {
         let s = state
         guard let index = baselineIndex(of: token, in: s.pointee.tokens),
@@ -242,7 +244,8 @@ public final class LockedSignal<Value, Error: Swift.Error>: @unchecked Sendable 
     }
 
     /// Squeezes out the tombstones in place, keeping attach order.
-    @usableFromInline
+    @inlinable
+    @inline(never)
     func compact() {
         let s = state
         let count = s.pointee.observers.count
@@ -261,6 +264,7 @@ public final class LockedSignal<Value, Error: Swift.Error>: @unchecked Sendable 
 }
 
 /// The index of `token` in an ascending array, or nil.
+@inlinable
 func baselineIndex(of token: UInt64, in tokens: ContiguousArray<UInt64>) -> Int? {
     var low = 0
     var high = tokens.count

@@ -162,7 +162,8 @@ public final class SnapshotSignal<Value, Error: Swift.Error>: @unchecked Sendabl
         if terminating, serialized { pending.pointee = [] }
     }
 
-    @usableFromInline
+    @inlinable
+    @inline(never)
     func drainPending() {
         while !pending.pointee.isEmpty {
             let next = pending.pointee.removeFirst()
@@ -206,7 +207,7 @@ public final class SnapshotSignal<Value, Error: Swift.Error>: @unchecked Sendabl
         observe(Observer { if case let .value(v) = $0 { action(v) } })
     }
 
-    @usableFromInline
+    @inlinable
     func detach(_ token: UInt64) {
         let removed: Observer? = state.withLock { state in
             guard let index = baselineIndex(of: token, in: state.tokens),
@@ -224,7 +225,8 @@ public final class SnapshotSignal<Value, Error: Swift.Error>: @unchecked Sendabl
 
     /// Squeezes out the tombstones, keeping attach order (copies the array
     /// first if a snapshot shares it).
-    @usableFromInline
+    @inlinable
+    @inline(never)
     static func compact(_ state: inout State) {
         let count = state.observers.count
         var w = 0
