@@ -3,9 +3,10 @@
 // forward to glibc's own implementations (__libc_malloc & co.), which glibc
 // exports for exactly this purpose, so no dlsym bootstrap is needed.
 //
-// The counters are relaxed atomics: the bench reads them as deltas around a
-// region run by one thread, and the cost (two uncontended atomic adds per
-// allocation) is the same for every contender.
+// Counting is off until mc_set_counting(1): the bench reads the counters as
+// deltas around a measured region, and elsewhere the wrappers cost one
+// relaxed load, so the time-based scenarios (observe/dispose allocate) are not
+// slowed by two atomic adds and a malloc_usable_size per call.
 #define _GNU_SOURCE
 #include "MallocCounter.h"
 
@@ -26,16 +27,21 @@ extern void *__libc_valloc(size_t);
 static uint64_t allocations;
 static uint64_t frees;
 static int64_t live_bytes;
+static int counting;
+
+static inline int is_counting(void) {
+    return __atomic_load_n(&counting, __ATOMIC_RELAXED);
+}
 
 static inline void note_alloc(void *p) {
-    if (p) {
+    if (p && is_counting()) {
         __atomic_fetch_add(&allocations, 1, __ATOMIC_RELAXED);
         __atomic_fetch_add(&live_bytes, (int64_t)malloc_usable_size(p), __ATOMIC_RELAXED);
     }
 }
 
 static inline void note_free(void *p) {
-    if (p) {
+    if (p && is_counting()) {
         __atomic_fetch_add(&frees, 1, __ATOMIC_RELAXED);
         __atomic_fetch_sub(&live_bytes, (int64_t)malloc_usable_size(p), __ATOMIC_RELAXED);
     }
@@ -56,9 +62,10 @@ void *calloc(size_t n, size_t size) {
 void *realloc(void *old, size_t size) {
     // Counted as a free of the old block and an allocation of the new one,
     // unless it fails (the old block then stays live).
-    size_t old_size = old ? malloc_usable_size(old) : 0;
+    int on = is_counting();
+    size_t old_size = old && on ? malloc_usable_size(old) : 0;
     void *p = __libc_realloc(old, size);
-    if (p || size == 0) {
+    if (on && (p || size == 0)) {
         if (old) {
             __atomic_fetch_add(&frees, 1, __ATOMIC_RELAXED);
             __atomic_fetch_sub(&live_bytes, (int64_t)old_size, __ATOMIC_RELAXED);
@@ -99,6 +106,7 @@ void *valloc(size_t size) {
 }
 
 int mc_is_active(void) { return 1; }
+void mc_set_counting(int on) { __atomic_store_n(&counting, on ? 1 : 0, __ATOMIC_SEQ_CST); }
 uint64_t mc_allocations(void) { return __atomic_load_n(&allocations, __ATOMIC_RELAXED); }
 uint64_t mc_frees(void) { return __atomic_load_n(&frees, __ATOMIC_RELAXED); }
 int64_t mc_live_bytes(void) { return __atomic_load_n(&live_bytes, __ATOMIC_RELAXED); }
@@ -106,6 +114,7 @@ int64_t mc_live_bytes(void) { return __atomic_load_n(&live_bytes, __ATOMIC_RELAX
 #else
 
 int mc_is_active(void) { return 0; }
+void mc_set_counting(int on) { (void)on; }
 uint64_t mc_allocations(void) { return 0; }
 uint64_t mc_frees(void) { return 0; }
 int64_t mc_live_bytes(void) { return 0; }

@@ -319,11 +319,13 @@ struct AllocationsPerEvent: ContenderBody {
         let end = C.chain(source, depth: chainDepth)
         let handles = (0..<observers).compactMap { _ in C.observe(end, sink) }
         for v in 1...1000 { C.send(input, v) }
+        mc_set_counting(1)
         let a0 = mc_allocations()
         let t0 = now()
         for v in 1...events { C.send(input, v) }
         let t1 = now()
         let a1 = mc_allocations()
+        mc_set_counting(0)
         C.sendCompleted(input)
         blackHole(handles)
         return Measurement(elapsed: t1 - t0, values: [Double(a1 - a0) / Double(events)])
@@ -334,11 +336,13 @@ struct AllocationsPerEvent: ContenderBody {
         defer { sink.free() }
         var closures = ContiguousArray<(Int) -> Void>()
         for _ in 0..<observers { closures.append(makeLimitClosure(sink)) }
+        mc_set_counting(1)
         let a0 = mc_allocations()
         let t0 = now()
         for v in 1...events { for j in 0..<closures.count { closures[j](v) } }
         let t1 = now()
         let a1 = mc_allocations()
+        mc_set_counting(0)
         return Measurement(elapsed: t1 - t0, values: [Double(a1 - a0) / Double(events)])
     }
 }
@@ -355,6 +359,7 @@ struct BytesPerObserver: ContenderBody {
         let (output, input) = C.pipe()
         var handles: [C.Handle] = []
         handles.reserveCapacity(count)
+        mc_set_counting(1)
         let b0 = mc_live_bytes()
         let t0 = now()
         for _ in 0..<count {
@@ -362,6 +367,7 @@ struct BytesPerObserver: ContenderBody {
         }
         let t1 = now()
         let b1 = mc_live_bytes()
+        mc_set_counting(0)
         C.sendCompleted(input)
         blackHole(handles)
         return Measurement(elapsed: t1 - t0, values: [Double(b1 - b0) / Double(count)])
@@ -371,11 +377,13 @@ struct BytesPerObserver: ContenderBody {
         let sink = Sink.make()
         defer { sink.free() }
         var closures = ContiguousArray<(Int) -> Void>()
+        mc_set_counting(1)
         let b0 = mc_live_bytes()
         let t0 = now()
         for _ in 0..<count { closures.append(makeLimitClosure(sink)) }
         let t1 = now()
         let b1 = mc_live_bytes()
+        mc_set_counting(0)
         blackHole(closures)
         return Measurement(elapsed: t1 - t0, values: [Double(b1 - b0) / Double(count)])
     }

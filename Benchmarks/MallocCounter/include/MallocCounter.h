@@ -7,16 +7,20 @@
 /// platforms where the wrappers are not built: the counters then stay zero).
 int mc_is_active(void);
 
+/// Turns counting on or off for the whole process (off at start). The
+/// counters below only move while counting is on; read them as deltas.
+void mc_set_counting(int on);
+
 /// Calls to malloc, calloc, realloc, posix_memalign, aligned_alloc, memalign
-/// and valloc since the process started.
+/// and valloc while counting was on.
 uint64_t mc_allocations(void);
 
-/// Calls to free with a non-null pointer since the process started.
+/// Calls to free with a non-null pointer while counting was on.
 uint64_t mc_frees(void);
 
-/// Usable bytes currently allocated through the wrappers (what
-/// malloc_usable_size reports, summed over live blocks; blocks allocated
-/// before the wrappers were reached are not counted).
+/// Usable bytes allocated minus usable bytes freed while counting was on
+/// (malloc_usable_size of each block): a delta over a region is the change
+/// in live heap bytes it caused.
 int64_t mc_live_bytes(void);
 
 #endif
