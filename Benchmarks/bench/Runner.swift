@@ -48,9 +48,9 @@ struct Options {
     var quick = false
     var filter: [String] = []
     var jsonPath: String?
-    var repetitions = 5
+    var repetitions = 9
     /// Target duration of one timed run when the amount is calibrated.
-    var targetNanos: UInt64 = 30_000_000
+    var targetNanos: UInt64 = 80_000_000
 
     static func parse(_ arguments: [String]) -> Options {
         var o = Options()
@@ -76,7 +76,7 @@ struct Options {
         }
         if o.quick {
             o.repetitions = 3
-            o.targetNanos = 4_000_000
+            o.targetNanos = 10_000_000
         }
         if let reps { o.repetitions = reps }
         return o
@@ -95,7 +95,7 @@ func usage(_ error: String?) -> Never {
       --filter NAME  only scenarios whose name contains NAME (repeatable):
                      \(scenarioNames.joined(separator: ", "))
       --json FILE    also write every sample as JSON to FILE
-      --reps N       repetitions per contender (default 5, quick 3)
+      --reps N       repetitions per contender (default 9, quick 3)
     """)
     exit(error == nil ? 0 : 2)
 }

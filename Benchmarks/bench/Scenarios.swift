@@ -246,9 +246,12 @@ struct DisposalLatency: ContenderBody {
         var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
         for _ in 0..<samples {
             guard let h = C.observe(output, extraSink) else { continue }
-            // xorshift: a disposal point at a random phase of the delivery.
+            // Wait a random 0-30 µs (xorshift) so the sender is back in the
+            // middle of a delivery, at a random phase of it, when we dispose:
+            // right after observe, a lock-based sender may still be waking up.
             seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17
-            spin(Int(seed % 512))
+            let until = now() + seed % 30_000
+            while now() < until { spin(16) }
             let start = now()
             C.dispose(h)
             latencies.append(Double(now() - start))
@@ -427,7 +430,7 @@ func runAll(_ runner: Runner) {
         progress("disposal latency")
         runner.measure(scenario: "latency", title: "disposal latency while a sender fans out to 1000 observers (ns)",
                        caseName: "dispose()", metrics: DisposalLatency.metrics, entries: allContenders(DisposalLatency()),
-                       initialAmount: quick ? 500 : 3000, calibrated: false)
+                       initialAmount: quick ? 1000 : 5000, calibrated: false)
     }
     if runner.options.includes("scaling") {
         progress("observe/dispose scaling")
