@@ -96,6 +96,8 @@ func usage(_ error: String?) -> Never {
                      \(scenarioNames.joined(separator: ", "))
       --json FILE    also write every sample as JSON to FILE
       --reps N       repetitions per contender (default 9, quick 3)
+    usage: swift run -c release bench --selftest
+      checks the mutex baselines keep the contracts the comparison relies on
     """)
     exit(error == nil ? 0 : 2)
 }

@@ -4,9 +4,15 @@ import Glibc
 import Darwin
 #endif
 
-// `swift run -c release bench [--quick] [--filter NAME] [--json FILE]`
+// `swift run -c release bench [--quick] [--filter NAME] [--json FILE] [--reps N]`
+// `swift run -c release bench --selftest` checks the baselines' semantics.
 // Progress goes to stderr, the table to stdout.
 
+if CommandLine.arguments.dropFirst().first == "--selftest" {
+    startParkedThread()
+    runSelfTest()
+    exit(0)
+}
 let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
 startParkedThread()
 let start = now()
