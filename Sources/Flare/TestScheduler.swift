@@ -64,7 +64,7 @@ public final class TestScheduler: DateScheduler {
         mutating func enqueue(_ entry: Entry) {
             entry.sequence = nextSequence
             nextSequence += 1
-            queue.insert(entry, at: index { !$0.precedes(entry) })
+            queue.insert(entry, at: index { $0.precedes(entry) })
         }
 
         /// The first index whose entry does not satisfy `isBefore` (binary
