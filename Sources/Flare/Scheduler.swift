@@ -113,9 +113,13 @@ extension DateScheduler {
     }
 
     /// A stream that yields `currentDate` every `interval`, starting one
-    /// interval from now. Ending the iteration (or cancelling the iterating
-    /// task) disposes the underlying repeating action. Dates not yet consumed
-    /// are buffered.
+    /// interval from now. Dates not yet consumed are buffered.
+    ///
+    /// Cancelling the iterating task ends the stream and disposes the
+    /// underlying repeating action. Leaving a `for await` loop with `break`
+    /// does not: the scheduled action keeps the stream alive, so the action
+    /// repeats for the life of the scheduler (as in ReactiveSwift). Iterate
+    /// in a task you cancel.
     ///
     /// - Precondition: `interval` and `leeway` are not negative.
     public func timer(interval: DispatchTimeInterval, leeway: DispatchTimeInterval = .seconds(0)) -> AsyncStream<Date> {
