@@ -115,22 +115,22 @@ extension DateScheduler {
     /// A stream that yields `currentDate` every `interval`, starting one
     /// interval from now. Dates not yet consumed are buffered.
     ///
-    /// Cancelling the iterating task ends the stream and disposes the
-    /// underlying repeating action. Leaving a `for await` loop with `break`
-    /// does not: the scheduled action keeps the stream alive, so the action
-    /// repeats for the life of the scheduler (as in ReactiveSwift). Iterate
-    /// in a task you cancel.
+    /// The underlying repeating action is disposed when the iterating task is
+    /// cancelled, or when the stream and its iterator are released (leaving a
+    /// `for await` loop over the stream does that). ReactiveSwift's stream
+    /// keeps its timer running after `break`; this one does not.
     ///
     /// - Precondition: `interval` and `leeway` are not negative.
     public func timer(interval: DispatchTimeInterval, leeway: DispatchTimeInterval = .seconds(0)) -> AsyncStream<Date> {
         precondition(interval.timeInterval >= 0, "timer(interval:) needs a non-negative interval")
         precondition(leeway.timeInterval >= 0, "timer(interval:) needs a non-negative leeway")
-        return AsyncStream { continuation in
-            let disposable = self.schedule(after: interval, interval: interval, leeway: leeway) {
-                continuation.yield(self.currentDate)
-            }
-            continuation.onTermination = { _ in disposable?.dispose() }
-        }
+        let ticks = Ticks()
+        // Weak: the scheduler's queue must not keep the buffer, hence the
+        // stream, alive; releasing the stream is what stops the timer.
+        ticks.hold(schedule(after: interval, interval: interval, leeway: leeway) { [weak ticks] in
+            ticks?.push(self.currentDate)
+        })
+        return AsyncStream(unfolding: { await ticks.next() }, onCancel: { ticks.finish() })
     }
 
     private func sleep(untilDate date: Date) async throws {
@@ -197,6 +197,82 @@ private final class WakeUp: Sendable {
         disposable?.dispose()
         guard let continuation else { return }
         if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+    }
+}
+
+/// The buffer between a `timer` stream's repeating action and its consumer.
+///
+/// Owned by the stream alone (the action holds it weakly), so releasing the
+/// stream deinitializes it, which disposes the repeating action.
+///
+/// Thread-safety: the action, the consumer and cancellation race on the
+/// mutex; continuations are resumed and disposables disposed outside it.
+private final class Ticks: Sendable {
+    private struct State {
+        var buffered: [Date] = []
+        var waiter: CheckedContinuation<Date?, Never>?
+        var disposable: Disposable?
+        var finished = false
+    }
+
+    private let state = Mutex(State())
+
+    deinit {
+        state.withLock { $0.disposable }?.dispose()
+    }
+
+    /// Keeps the repeating action's disposable; disposes it at once if the
+    /// stream already finished.
+    func hold(_ disposable: Disposable?) {
+        let finished = state.withLock { s in
+            if !s.finished { s.disposable = disposable }
+            return s.finished
+        }
+        if finished { disposable?.dispose() }
+    }
+
+    /// Hands `date` to a waiting consumer, or buffers it.
+    func push(_ date: Date) {
+        let waiter: CheckedContinuation<Date?, Never>? = state.withLock { s in
+            guard !s.finished else { return nil }
+            if let w = s.waiter {
+                s.waiter = nil
+                return w
+            }
+            s.buffered.append(date)
+            return nil
+        }
+        waiter?.resume(returning: date)
+    }
+
+    /// The next date, waiting for it if none is buffered; nil once finished.
+    func next() async -> Date? {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Date?, Never>) in
+                let ready: Date?? = state.withLock { s in
+                    if !s.buffered.isEmpty { return .some(s.buffered.removeFirst()) }
+                    if s.finished { return .some(nil) }
+                    s.waiter = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        } onCancel: {
+            finish()
+        }
+    }
+
+    /// Ends the stream: a waiting consumer gets nil, the action is disposed.
+    func finish() {
+        let (waiter, disposable): (CheckedContinuation<Date?, Never>?, Disposable?) = state.withLock { s in
+            guard !s.finished else { return (nil, nil) }
+            s.finished = true
+            s.buffered = []
+            defer { s.waiter = nil; s.disposable = nil }
+            return (s.waiter, s.disposable)
+        }
+        waiter?.resume(returning: nil)
+        disposable?.dispose()
     }
 }
 

@@ -372,6 +372,43 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
     }
 }
 
+extension TestSchedulerTests {
+    @Test func leavingATimerLoopDisposesTheTimer() async {
+        let scheduler = TestScheduler()
+        let consumer = Task {
+            var dates: [Date] = []
+            for await date in scheduler.timer(interval: .seconds(1)) {
+                dates.append(date)
+                if dates.count == 2 { break }
+            }
+            return dates
+        }
+        #expect(await eventuallyAsync { scheduler.pendingCount == 1 })
+        scheduler.advance(by: .seconds(5))
+        #expect(await consumer.value == [at(1), at(2)])
+        #expect(await eventuallyAsync { scheduler.pendingCount == 0 })
+        scheduler.advance(by: .seconds(5))  // nothing left to feed
+    }
+
+    @Test func timerStreamWaitsForTicks() async {
+        let scheduler = TestScheduler()
+        let stream = scheduler.timer(interval: .milliseconds(500))
+        let consumer = Task {
+            var dates: [Date] = []
+            for await date in stream {
+                dates.append(date)
+                if dates.count == 3 { break }
+            }
+            return dates
+        }
+        for _ in 0..<3 {
+            try? await Task.sleep(nanoseconds: 5_000_000)
+            scheduler.advance(by: .milliseconds(500))
+        }
+        #expect(await consumer.value == [at(0.5), at(1), at(1.5)])
+    }
+}
+
 /// `eventually` for async tests: yields instead of sleeping the thread.
 private func eventuallyAsync(_ condition: () -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(patience.timeInterval)
