@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// A serial queue of work items.
 ///
@@ -161,7 +160,7 @@ private final class WakeUp: Sendable {
         var fired: (any Error)?? = nil
     }
 
-    private let state = Mutex(State())
+    private let state = PThreadMutex(State())
 
     /// Stores the continuation. Returns false, having resumed it, if the
     /// sleep already ended (cancelled before it could be armed).
@@ -215,7 +214,7 @@ private final class Ticks: Sendable {
         var finished = false
     }
 
-    private let state = Mutex(State())
+    private let state = PThreadMutex(State())
 
     deinit {
         state.withLock { $0.disposable }?.dispose()

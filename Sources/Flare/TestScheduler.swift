@@ -80,11 +80,11 @@ public final class TestScheduler: DateScheduler {
         }
     }
 
-    private let state: Mutex<State>
+    private let state: PThreadMutex<State>
 
     /// A scheduler whose clock starts at `startDate`.
     public init(startDate: Date = Date(timeIntervalSinceReferenceDate: 0)) {
-        state = Mutex(State(now: startDate))
+        state = PThreadMutex(State(now: startDate))
     }
 
     /// The virtual date.
