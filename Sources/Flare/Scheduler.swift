@@ -282,6 +282,7 @@ private final class Ticks: Sendable {
 /// different threads run on those threads, so they are serialized only if
 /// the callers are.
 public final class ImmediateScheduler: Scheduler {
+    /// An immediate scheduler. Instances hold no state and are interchangeable.
     public init() {}
 
     /// Runs `action` before returning.
