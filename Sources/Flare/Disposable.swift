@@ -264,77 +264,45 @@ extension ScopedDisposable where Inner == CompositeDisposable {
 /// disposable is disposed, its inner one is disposed and anything set later
 /// is disposed at once.
 ///
-/// Thread-safety: lock-free; `inner` is swapped with one atomic exchange.
+/// Thread-safety: the slot is swapped under a short internal lock, and the
+/// replaced disposable is disposed after the lock is released, so an inner
+/// disposable may itself touch this serial disposable. Reading `inner`
+/// needs to retain what it reads, which no single atomic word can do safely,
+/// hence the lock; `SerialDisposable` is never on a send path.
 public final class SerialDisposable: Disposable, @unchecked Sendable {
-    /// The retained inner disposable as an opaque pointer (0: none), or
-    /// `sealed` once disposed.
-    private let slot = Atomic<UInt>(0)
-    private static let sealed: UInt = 1
+    private struct Slot {
+        var inner: Disposable?
+        var isDisposed = false
+    }
 
-    public var isDisposed: Bool { slot.load(ordering: .acquiring) == Self.sealed }
+    private let slot: PThreadMutex<Slot>
+
+    public var isDisposed: Bool { slot.withLock { $0.isDisposed } }
 
     public init(_ disposable: Disposable? = nil) {
-        inner = disposable
-    }
-
-    deinit {
-        let bits = slot.load(ordering: .acquiring)
-        if bits > Self.sealed { Self.take(bits).release() }
-    }
-
-    private final class Box: @unchecked Sendable {
-        let value: Disposable
-        init(_ value: Disposable) { self.value = value }
-    }
-
-    private static func take(_ bits: UInt) -> Unmanaged<Box> {
-        Unmanaged<Box>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
+        slot = PThreadMutex(Slot(inner: disposable))
     }
 
     /// The current inner disposable. Setting it disposes the previous one; on
     /// a disposed serial disposable, the new value is disposed at once.
     public var inner: Disposable? {
-        get {
-            // The box may be released by a concurrent setter as soon as it is
-            // out of the slot, so the getter takes it out (owning it), copies
-            // the reference, and puts it back. If a setter or `dispose()` came
-            // in between, the value taken out counts as replaced: it is
-            // disposed, exactly as the setter would have done.
-            while true {
-                let bits = slot.load(ordering: .acquiring)
-                if bits <= Self.sealed { return nil }
-                let box = Self.take(bits)
-                let (ok, _) = slot.compareExchange(expected: bits, desired: 0, ordering: .acquiringAndReleasing)
-                if !ok { continue }
-                let value = box.takeUnretainedValue().value
-                let (back, now) = slot.compareExchange(expected: 0, desired: bits, ordering: .acquiringAndReleasing)
-                if !back {
-                    box.release()
-                    value.dispose()
-                    if now == Self.sealed { return nil }
-                    continue
-                }
-                return value
-            }
-        }
+        get { slot.withLock { $0.inner } }
         set {
-            let newBits = newValue.map { UInt(bitPattern: Unmanaged.passRetained(Box($0)).toOpaque()) } ?? 0
-            var old = slot.load(ordering: .relaxed)
-            while true {
-                if old == Self.sealed {
-                    if newBits != 0 { Self.take(newBits).takeRetainedValue().value.dispose() }
-                    return
-                }
-                let (ok, current) = slot.compareExchange(expected: old, desired: newBits, ordering: .acquiringAndReleasing)
-                if ok { break }
-                old = current
+            let replaced: Disposable? = slot.withLock { slot in
+                if slot.isDisposed { return newValue }
+                defer { slot.inner = newValue }
+                return slot.inner
             }
-            if old > Self.sealed { Self.take(old).takeRetainedValue().value.dispose() }
+            replaced?.dispose()
         }
     }
 
     public func dispose() {
-        let old = slot.exchange(Self.sealed, ordering: .acquiringAndReleasing)
-        if old > Self.sealed { Self.take(old).takeRetainedValue().value.dispose() }
+        let replaced: Disposable? = slot.withLock { slot in
+            slot.isDisposed = true
+            defer { slot.inner = nil }
+            return slot.inner
+        }
+        replaced?.dispose()
     }
 }

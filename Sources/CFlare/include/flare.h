@@ -121,7 +121,11 @@ typedef enum flare_push_result {
  * when it acquires the word.
  */
 static inline flare_push_result flare_serial_push(flare_serial *s, flare_node *node, bool acquire_if_idle) {
-    AO_t old = AO_load(&s->word);
+    /* Acquire: a disposer that finds the word IDLE here returns and releases
+     * the observer context, so it must see every call of the drain that
+     * released the word (its CAS heads a release sequence we read from:
+     * every write to the word is an RMW). */
+    AO_t old = AO_load_acquire(&s->word);
     for (;;) {
         if (old == FLARE_SERIAL_CLOSED) return FLARE_PUSH_CLOSED;
         if (old == FLARE_SERIAL_IDLE) {
