@@ -130,15 +130,21 @@ final class Runner {
         entries: [Entry], initialAmount: Int, calibrated: Bool = true, maxAmount: Int = 1 << 40
     ) {
         progress("  \(scenario) \(caseName)")
+        // Scale only from a run long enough that thread start-up or one
+        // preemption cannot dominate it.
+        let calibrationFloor = max(1_000_000, options.targetNanos / 8)
         var amounts: [Int] = []
         for entry in entries {
             var amount = initialAmount
             if calibrated {
                 while true {
                     let m = entry.run(amount)
-                    if m.elapsed >= 1_000_000 || amount >= maxAmount {
+                    if m.elapsed >= calibrationFloor || amount >= maxAmount {
                         let scaled = Double(amount) * Double(options.targetNanos) / Double(max(m.elapsed, 1))
-                        amount = max(1, min(maxAmount, Int(scaled)))
+                        // At most 16x the calibrating run: a run that was
+                        // fast by accident (e.g. a sender finishing before its
+                        // peer started) must not turn into a minutes-long one.
+                        amount = max(1, min(maxAmount, amount * 16, Int(scaled)))
                         break
                     }
                     amount = min(maxAmount, amount * 2)
