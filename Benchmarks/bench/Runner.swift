@@ -120,7 +120,7 @@ final class Runner {
     init(options: Options) { self.options = options }
 
     /// Measures one case. With `calibrated`, the first runs double the amount
-    /// from `initialAmount` until a run takes a millisecond, then scale it to
+    /// from `initialAmount` until a run takes an eighth of the target, then scale it to
     /// the target duration (these runs are the warm-up); otherwise one
     /// untimed run of `initialAmount` warms up. Then the contenders run
     /// interleaved, `repetitions` times, in an order that rotates each round
