@@ -1,4 +1,10 @@
 import MallocCounter
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 let scenarioNames = ["fanout", "chain", "contention", "churn", "latency", "scaling", "memory"]
 
@@ -119,54 +125,76 @@ func opaqueStages(_ depth: Int) -> [ChainStage] { ChainStage.stages(depth: depth
 // MARK: Contention
 
 /// Two threads sending to one signal with 10 observers: events per second,
-/// both senders together.
+/// both senders together. The amount is the duration of a run in ns: runs
+/// are bounded by time, not by events, so a contender that degrades under
+/// contention shows a low rate instead of stalling the bench.
 struct Contention: ContenderBody {
     static let observers = 10
     static let metrics = [Metric(name: "events/s", unit: "1/s", lowerIsBetter: false)]
 
-    func run<C: SignalContender>(_: C.Type, amount events: Int) -> Measurement {
+    func run<C: SignalContender>(_: C.Type, amount duration: Int) -> Measurement {
         let sink = Sink.make()
         defer { sink.free() }
         let (output, input) = C.pipe()
         let handles = (0..<Self.observers).compactMap { _ in C.observe(output, sink) }
-        let elapsed = runTwoSenders(events: events,
-                                    senderA: { v in C.send(input, v) },
-                                    senderB: { v in C.send(input, v) })
+        let r = runTwoSenders(duration: UInt64(duration),
+                              senderA: { v in C.send(input, v) },
+                              senderB: { v in C.send(input, v) })
         C.sendCompleted(input)
-        check(sink.total == Self.observers &* 2 &* triangular(events), "\(C.name) contention lost events")
+        check(sink.total == Self.observers &* (triangular(r.sentA) &+ triangular(r.sentB)),
+              "\(C.name) contention lost events")
         blackHole(handles)
-        return Measurement(elapsed: elapsed, values: [2e9 * Double(events) / Double(elapsed)])
+        return Measurement(elapsed: r.elapsed, values: [1e9 * Double(r.sentA + r.sentB) / Double(r.elapsed)])
     }
 }
 
-/// Runs two threads that each call their sender with 1…events, started
-/// together; returns the wall time until both are done.
+/// Runs two threads that call their sender with 1, 2, 3… from the moment
+/// they are released together until `duration` ns have passed; returns the
+/// wall time until both stopped and how many values each sent.
 ///
 /// The hook for the combining operators (issue "operators"): combineLatest
 /// and merge of two signals sent from two threads run through this driver
 /// with `senderA`/`senderB` sending to the two inputs.
-func runTwoSenders(events: Int,
+func runTwoSenders(duration: UInt64,
                    senderA: @escaping @Sendable (Int) -> Void,
-                   senderB: @escaping @Sendable (Int) -> Void) -> UInt64 {
+                   senderB: @escaping @Sendable (Int) -> Void) -> (elapsed: UInt64, sentA: Int, sentB: Int) {
     let shared = Shared()
     let a = Thread {
         shared.arriveAndWait()
-        for v in 1...events { senderA(v) }
+        var v = 0
+        while !shared.stop.load(ordering: .relaxed) { v += 1; senderA(v) }
+        shared.count.store(v, ordering: .releasing)
     }
     let b = Thread {
         shared.arriveAndWait()
-        for v in 1...events { senderB(v) }
+        var v = 0
+        while !shared.stop.load(ordering: .relaxed) { v += 1; senderB(v) }
+        shared.stamp.store(UInt64(v), ordering: .releasing)
     }
     let t0 = shared.release(workers: 2)
+    sleepUntil(t0 + duration)
+    shared.stop.store(true, ordering: .relaxed)
     a.join()
     b.join()
-    return now() - t0
+    return (now() - t0, shared.count.load(ordering: .acquiring), Int(shared.stamp.load(ordering: .acquiring)))
+}
+
+/// Sleeps (not spins: the workers need both cores) until `deadline`.
+func sleepUntil(_ deadline: UInt64) {
+    while true {
+        let t = now()
+        if t >= deadline { return }
+        let left = deadline - t
+        var ts = timespec(tv_sec: Int(left / 1_000_000_000), tv_nsec: Int(left % 1_000_000_000))
+        nanosleep(&ts, nil)
+    }
 }
 
 // MARK: Churn
 
 /// One thread sends to 100 observers while another observes and disposes in
-/// a loop: sender throughput and observe+dispose pairs per second.
+/// a loop, for `amount` ns: sender events per second and observe+dispose
+/// pairs per second.
 struct Churn: ContenderBody {
     static let observers = 100
     static let metrics = [
@@ -174,7 +202,7 @@ struct Churn: ContenderBody {
         Metric(name: "churn pairs/s", unit: "1/s", lowerIsBetter: false),
     ]
 
-    func run<C: SignalContender>(_: C.Type, amount events: Int) -> Measurement {
+    func run<C: SignalContender>(_: C.Type, amount duration: Int) -> Measurement {
         let sink = Sink.make()
         let churnSink = Sink.make()
         defer { sink.free(); churnSink.free() }
@@ -183,30 +211,31 @@ struct Churn: ContenderBody {
         let shared = Shared()
         let sender = Thread {
             shared.arriveAndWait()
-            for v in 1...events { C.send(input, v) }
-            shared.stamp.store(now(), ordering: .releasing)
-            shared.stop.store(true, ordering: .releasing)
+            var v = 0
+            while !shared.stop.load(ordering: .relaxed) { v += 1; C.send(input, v) }
+            shared.stamp.store(UInt64(v), ordering: .releasing)
         }
         let churner = Thread {
             shared.arriveAndWait()
             var pairs = 0
-            while !shared.stop.load(ordering: .acquiring) {
+            while !shared.stop.load(ordering: .relaxed) {
                 if let h = C.observe(output, churnSink) { C.dispose(h) }
                 pairs += 1
             }
             shared.count.store(pairs, ordering: .releasing)
         }
         let t0 = shared.release(workers: 2)
+        sleepUntil(t0 + UInt64(duration))
+        shared.stop.store(true, ordering: .relaxed)
         sender.join()
         churner.join()
-        let churnEnd = now()
+        let elapsed = now() - t0
         C.sendCompleted(input)
-        check(sink.total == Self.observers &* triangular(events), "\(C.name) churn lost events")
+        let sent = Int(shared.stamp.load(ordering: .acquiring))
+        check(sink.total == Self.observers &* triangular(sent), "\(C.name) churn lost events")
         blackHole(handles)
-        let sendTime = Double(shared.stamp.load(ordering: .acquiring) - t0)
         let pairs = Double(shared.count.load(ordering: .acquiring))
-        return Measurement(elapsed: UInt64(sendTime),
-                           values: [1e9 * Double(events) / sendTime, 1e9 * pairs / Double(churnEnd - t0)])
+        return Measurement(elapsed: elapsed, values: [1e9 * Double(sent) / Double(elapsed), 1e9 * pairs / Double(elapsed)])
     }
 }
 
@@ -419,12 +448,14 @@ func runAll(_ runner: Runner) {
     if runner.options.includes("contention") {
         progress("contention")
         runner.measure(scenario: "contention", title: "contention: 2 threads sending, 10 observers", caseName: "2 senders",
-                       metrics: Contention.metrics, entries: allContenders(Contention()), initialAmount: 1024)
+                       metrics: Contention.metrics, entries: allContenders(Contention()),
+                       initialAmount: Int(runner.options.targetNanos), calibrated: false)
     }
     if runner.options.includes("churn") {
         progress("churn")
         runner.measure(scenario: "churn", title: "churn: send to 100 observers while another thread observes+disposes",
-                       caseName: "100 obs", metrics: Churn.metrics, entries: allContenders(Churn()), initialAmount: 256)
+                       caseName: "100 obs", metrics: Churn.metrics, entries: allContenders(Churn()),
+                       initialAmount: Int(runner.options.targetNanos), calibrated: false)
     }
     if runner.options.includes("latency") {
         progress("disposal latency")

@@ -104,9 +104,8 @@ func checkBaseline<S: BaselineSignal, I: Sendable>(
                 inside.count.subtract(1, ordering: .acquiringAndReleasing)
             }
         }
-        let n = 20_000
-        _ = runTwoSenders(events: n, senderA: { send(input, $0) }, senderB: { send(input, $0) })
-        check(sink.total == 4 * 2 * triangular(n), "\(name): lost events under contention")
+        let r = runTwoSenders(duration: 20_000_000, senderA: { send(input, $0) }, senderB: { send(input, $0) })
+        check(sink.total == 4 &* (triangular(r.sentA) &+ triangular(r.sentB)), "\(name): lost events under contention")
     }
 }
 
