@@ -41,9 +41,16 @@ enum Pair<First, Second> {
 ///     done. Runs after the logic is attached, so nothing sent while
 ///     connecting (such as the `interrupted` of an input that has already
 ///     terminated) is lost.
+///   - interruptsWhenInputsEnd: Whether the output is interrupted when every
+///     input has released its observer while the output is still open. Every
+///     input terminal event reaches `makeAction` first, so this only happens
+///     to operators that ignore some terminal events and can then be left
+///     with no input able to end them; ReactiveSwift leaves `skip(until:)`
+///     silent then, so it passes `false`.
 @inlinable
 func funnel<Tag, U, F>(
     _ makeAction: (SignalCore<U, F>) -> (Tag) -> Void,
+    interruptsWhenInputsEnd: Bool = true,
     connect: (Signal<Tag, Never>.Observer, CompositeDisposable) -> Void
 ) -> Signal<U, F> {
     let observations = CompositeDisposable()
@@ -53,9 +60,9 @@ func funnel<Tag, U, F>(
         return { event in
             if case let .value(tag) = event {
                 handle(tag)
-            } else {
-                // The internal signal ends on its own only if every input
-                // released its observer without a terminal event first.
+            } else if interruptsWhenInputsEnd {
+                // The internal signal ends while the output is open only if
+                // every input released its observer (the pipe's input).
                 downstream.deliverHeld(.interrupted)
             }
         }

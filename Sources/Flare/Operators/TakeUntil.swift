@@ -75,7 +75,8 @@ extension Signal {
     ///
     /// - Before the trigger fires, values of this signal are dropped.
     /// - A value or `completed` of `trigger` starts forwarding; an
-    ///   `interrupted` of `trigger` is ignored (the output then stays silent).
+    ///   `interrupted` of `trigger` is ignored: the output then stays silent,
+    ///   without a terminal event, even after this signal terminates.
     /// - After the trigger fires, every event of this signal passes through,
     ///   its terminal event included.
     /// - If this signal terminated before the trigger fired, the output sends
@@ -88,7 +89,7 @@ extension Signal {
     @inlinable
     public func skip(until trigger: Signal<(), Never>) -> Signal<Value, Error> {
         let triggerObservation = SerialDisposable()
-        return funnel({ (downstream: SignalCore<Value, Error>) in
+        let makeAction = { (downstream: SignalCore<Value, Error>) in
             var triggered = false
             var sourceTerminated = false
             return { (tag: Pair<Event, Signal<(), Never>.Event>) in
@@ -108,10 +109,11 @@ extension Signal {
                     break
                 }
             }
-        }, connect: { input, observations in
+        }
+        return funnel(makeAction, interruptsWhenInputsEnd: false) { input, observations in
             observations += triggerObservation
             triggerObservation.inner = trigger.observe { input.send(value: .second($0)) }
             observations += self.observe { input.send(value: .first($0)) }
-        })
+        }
     }
 }
