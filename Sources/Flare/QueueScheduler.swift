@@ -1,0 +1,141 @@
+import Dispatch
+import Foundation
+
+/// A scheduler backed by a serial Dispatch queue.
+///
+/// Actions run asynchronously on `queue`, one at a time, in the order they
+/// were scheduled (timed actions in the order their dates come). Dates are
+/// wall-clock dates: a timed action is due when the system clock reaches its
+/// date, so changing the system clock moves it, as in ReactiveSwift.
+///
+/// Cancelling: disposing the returned disposable stops an action that has not
+/// started; it never waits for one that is running. Disposal of a timed or
+/// repeating action also cancels its Dispatch timer, which releases the action
+/// promptly instead of at its date.
+///
+/// Thread-safety: every method may be called from any thread.
+public final class QueueScheduler: DateScheduler {
+    /// A scheduler on the main queue.
+    ///
+    /// ReactiveSwift's `UIScheduler` (which runs actions synchronously when
+    /// already on the main thread) has no meaning on Linux, where there is no
+    /// UI thread; Flare does not provide it, and this scheduler serves
+    /// instead. It always runs actions asynchronously, and only while
+    /// something drains the main queue: `dispatchMain()`, `RunLoop.main`, or
+    /// the main-actor executor of an `async` entry point.
+    public static let main = QueueScheduler(internalQueue: .main)
+
+    /// The wall clock.
+    public var currentDate: Date { Date() }
+
+    /// The queue on which actions run.
+    public let queue: DispatchQueue
+
+    internal init(internalQueue: DispatchQueue) {
+        queue = internalQueue
+    }
+
+    /// A scheduler on a new serial queue.
+    ///
+    /// - Parameters:
+    ///   - qos: The queue's quality of service.
+    ///   - name: The queue's label, in reverse-DNS form.
+    ///   - targetQueue: The queue the new queue targets, if any. Even if it is
+    ///     concurrent, this scheduler's actions stay serial with respect to
+    ///     each other.
+    public convenience init(
+        qos: DispatchQoS = .default,
+        name: String = "org.flare.QueueScheduler",
+        targeting targetQueue: DispatchQueue? = nil
+    ) {
+        self.init(internalQueue: DispatchQueue(label: name, qos: qos, target: targetQueue))
+    }
+
+    /// Enqueues `action` on `queue`.
+    ///
+    /// - Returns: A disposable that prevents `action` from running if it has
+    ///   not started.
+    @discardableResult
+    public func schedule(_ action: @escaping () -> Void) -> Disposable? {
+        let disposable = AnyDisposable()
+        let work = TransferredAction(action)
+        queue.async {
+            if !disposable.isDisposed { work.run() }
+        }
+        return disposable
+    }
+
+    /// Runs `action` on `queue` once the wall clock reaches `date` (at once if
+    /// `date` is past).
+    ///
+    /// - Returns: A disposable that prevents `action` from running if it has
+    ///   not started, and releases it at once.
+    @discardableResult
+    public func schedule(after date: Date, action: @escaping () -> Void) -> Disposable? {
+        startTimer(at: Self.wallTime(for: date), interval: .never, leeway: .nanoseconds(0), action: action)
+    }
+
+    /// Runs `action` on `queue` at `date`, then every `interval`, until the
+    /// returned disposable is disposed. Each run is due `interval` after the
+    /// previous due time, not after the previous run ended; a run that falls
+    /// due while the queue is busy runs when the queue frees up.
+    ///
+    /// If the returned disposable is discarded without being disposed, the
+    /// action repeats for the life of the process (as in ReactiveSwift).
+    ///
+    /// - Precondition: `interval` and `leeway` are not negative.
+    @discardableResult
+    public func schedule(
+        after date: Date,
+        interval: DispatchTimeInterval,
+        leeway: DispatchTimeInterval,
+        action: @escaping () -> Void
+    ) -> Disposable? {
+        precondition(interval.timeInterval >= 0, "a repeating action needs a non-negative interval")
+        precondition(leeway.timeInterval >= 0, "a repeating action needs a non-negative leeway")
+        return startTimer(at: Self.wallTime(for: date), interval: interval, leeway: leeway, action: action)
+    }
+
+    /// Starts a Dispatch timer on `queue`; `interval == .never` is one-shot.
+    ///
+    /// Lifetime: the timer's event handler retains the timer (through
+    /// `disposable`), so a running timer stays alive with no outside
+    /// reference, as a repeating action must. Cancelling the timer makes
+    /// Dispatch release the handler, which breaks that cycle; a one-shot
+    /// timer cancels itself when it fires.
+    private func startTimer(
+        at deadline: DispatchWallTime,
+        interval: DispatchTimeInterval,
+        leeway: DispatchTimeInterval,
+        action: @escaping () -> Void
+    ) -> Disposable {
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        let cancel = TransferredAction { timer.cancel() }
+        let disposable = AnyDisposable { cancel.run() }
+        let work = TransferredAction(action)
+        let oneShot = interval == .never
+        timer.setEventHandler {
+            // `cancel()` alone does not stop a handler invocation that Dispatch
+            // has already begun; the flag check does, for any run not started
+            // when `dispose()` returns.
+            guard !disposable.isDisposed else { return }
+            if oneShot { cancel.run() }
+            work.run()
+        }
+        timer.schedule(wallDeadline: deadline, repeating: interval, leeway: leeway)
+        timer.resume()
+        return disposable
+    }
+
+    /// `date` as a Dispatch wall time. Dates Dispatch cannot represent are
+    /// clamped: anything at or before 1970 is "now" (it is in the past), and
+    /// anything beyond the year 2286, or infinite, is "never".
+    internal static func wallTime(for date: Date) -> DispatchWallTime {
+        let seconds = date.timeIntervalSince1970
+        guard seconds > 0 else { return .now() }
+        guard seconds < 10_000_000_000 else { return .distantFuture }
+        let whole = seconds.rounded(.down)
+        let nanoseconds = Int((seconds - whole) * 1_000_000_000)
+        return DispatchWallTime(timespec: timespec(tv_sec: Int(whole), tv_nsec: nanoseconds))
+    }
+}

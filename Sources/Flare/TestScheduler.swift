@@ -1,0 +1,249 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// A scheduler with a virtual clock, for tests.
+///
+/// Nothing runs until the clock is moved with `advance`, `advance(by:)`,
+/// `advance(to:)` or `run()`; then every action due by the new date runs, on
+/// the calling thread, in date order. Actions due at the same date run in the
+/// order they were scheduled. While an action runs, `currentDate` is its due
+/// date (or the clock's date, if that is later: the clock never moves back
+/// while advancing). A repeating action is due again `interval` after its
+/// previous due date, so advancing across several intervals runs it once per
+/// interval.
+///
+/// Thread-safety: every method may be called from any thread. The queue and
+/// the clock are guarded by a mutex, and actions run outside it, so an action
+/// may schedule, dispose, advance or rewind on the same scheduler.
+public final class TestScheduler: DateScheduler {
+    /// A queued action, and the disposable that cancels it. A repeating
+    /// action is one object, requeued after each run.
+    private final class Entry: Disposable, @unchecked Sendable {
+        // `@unchecked Sendable`: `due` and `sequence` are read and written
+        // only under the owning scheduler's mutex; `scheduler` is written only
+        // in `init`; `action` is immutable; `disposed` is atomic.
+
+        /// The date the action is due.
+        var due: Date
+        /// Tie-breaker among actions due at the same date: scheduling order.
+        var sequence: UInt64 = 0
+        /// The repetition interval in seconds, or nil for a one-shot action.
+        let interval: TimeInterval?
+        let action: () -> Void
+        weak var scheduler: TestScheduler?
+        private let disposed = Atomic<Bool>(false)
+
+        init(due: Date, interval: TimeInterval?, scheduler: TestScheduler, action: @escaping () -> Void) {
+            self.due = due
+            self.interval = interval
+            self.scheduler = scheduler
+            self.action = action
+        }
+
+        var isDisposed: Bool { disposed.load(ordering: .acquiring) }
+
+        func dispose() {
+            guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+            scheduler?.remove(self)
+        }
+
+        /// Whether `self` is due strictly before `other`.
+        func precedes(_ other: Entry) -> Bool {
+            due < other.due || (due == other.due && sequence < other.sequence)
+        }
+    }
+
+    private struct State {
+        var now: Date
+        /// Pending actions, sorted by (due, sequence).
+        var queue: [Entry] = []
+        var nextSequence: UInt64 = 0
+
+        /// Inserts `entry` after every action due at or before its date.
+        mutating func enqueue(_ entry: Entry) {
+            entry.sequence = nextSequence
+            nextSequence += 1
+            queue.insert(entry, at: index { $0.precedes(entry) })
+        }
+
+        /// The first index whose entry does not satisfy `isBefore` (binary
+        /// search; `isBefore` must hold for a prefix of the queue).
+        func index(where isBefore: (Entry) -> Bool) -> Int {
+            var low = 0
+            var high = queue.count
+            while low < high {
+                let mid = (low + high) / 2
+                if isBefore(queue[mid]) { low = mid + 1 } else { high = mid }
+            }
+            return low
+        }
+    }
+
+    private let state: PThreadMutex<State>
+
+    /// A scheduler whose clock starts at `startDate`.
+    public init(startDate: Date = Date(timeIntervalSinceReferenceDate: 0)) {
+        state = PThreadMutex(State(now: startDate))
+    }
+
+    /// The virtual date.
+    public var currentDate: Date {
+        state.withLock { $0.now }
+    }
+
+    /// The number of actions waiting to run; for tests of the scheduler.
+    internal var pendingCount: Int {
+        state.withLock { $0.queue.count }
+    }
+
+    /// Queues `action` to run at `currentDate`: on the next `advance`.
+    ///
+    /// - Returns: A disposable that removes the action from the queue.
+    @discardableResult
+    public func schedule(_ action: @escaping () -> Void) -> Disposable? {
+        state.withLock { s in
+            let entry = Entry(due: s.now, interval: nil, scheduler: self, action: action)
+            s.enqueue(entry)
+            return entry
+        }
+    }
+
+    /// Queues `action` to run `delay` after `currentDate`.
+    ///
+    /// - Returns: A disposable that removes the action from the queue.
+    @discardableResult
+    public func schedule(after delay: DispatchTimeInterval, action: @escaping () -> Void) -> Disposable? {
+        state.withLock { s in
+            let entry = Entry(due: s.now.addingTimeInterval(delay), interval: nil, scheduler: self, action: action)
+            s.enqueue(entry)
+            return entry
+        }
+    }
+
+    /// Queues `action` to run when the clock reaches `date` (on the next
+    /// `advance` if `date` is past).
+    ///
+    /// - Returns: A disposable that removes the action from the queue.
+    @discardableResult
+    public func schedule(after date: Date, action: @escaping () -> Void) -> Disposable? {
+        enqueue(Entry(due: date, interval: nil, scheduler: self, action: action))
+    }
+
+    /// Queues `action` to run at `date` and again every `interval` of virtual
+    /// time. `leeway` is ignored: virtual time is exact.
+    ///
+    /// - Precondition: `interval` is positive (`.never` runs the action
+    ///   once). A zero interval would be due again at the same date forever,
+    ///   so no `advance` could return; ReactiveSwift hangs there, Flare stops.
+    /// - Returns: A disposable that ends the repetition.
+    @discardableResult
+    public func schedule(
+        after date: Date,
+        interval: DispatchTimeInterval,
+        leeway: DispatchTimeInterval,
+        action: @escaping () -> Void
+    ) -> Disposable? {
+        let seconds = interval.timeInterval
+        precondition(seconds > 0, "TestScheduler needs a positive repetition interval")
+        return enqueue(Entry(due: date, interval: seconds.isFinite ? seconds : nil, scheduler: self, action: action))
+    }
+
+    /// Advances the clock by one nanosecond, running what is due: in
+    /// practice, every action scheduled "now".
+    public func advance() {
+        advance(by: .nanoseconds(1))
+    }
+
+    /// Advances the clock by `interval`, running every action due by then.
+    ///
+    /// - Precondition: `interval` is not negative.
+    public func advance(by interval: DispatchTimeInterval) {
+        advance(by: interval.timeInterval)
+    }
+
+    /// Advances the clock by `interval` seconds, running every action due by
+    /// then.
+    ///
+    /// - Precondition: `interval` is not negative.
+    public func advance(by interval: TimeInterval) {
+        precondition(interval >= 0, "TestScheduler cannot advance by a negative interval; use rewind(by:)")
+        advance(to: currentDate.addingTimeInterval(interval))
+    }
+
+    /// Advances the clock to `newDate`, running every action due by then, in
+    /// order, including actions that those actions schedule for dates up to
+    /// `newDate`. Returns when none is left due.
+    ///
+    /// - Precondition: `newDate` is not before `currentDate`.
+    public func advance(to newDate: Date) {
+        precondition(newDate >= currentDate, "TestScheduler cannot advance into the past; use rewind(by:)")
+        while let entry = nextDue(by: newDate) {
+            // A disposal that won the race after the entry left the queue.
+            if entry.isDisposed { continue }
+            entry.action()
+            if let interval = entry.interval, !entry.isDisposed {
+                enqueue(entry, after: interval)
+            }
+        }
+    }
+
+    /// Runs every queued action, and those they queue, advancing the clock to
+    /// `Date.distantFuture`.
+    ///
+    /// A repeating action that is not disposed keeps being due until then, so
+    /// `run()` does not return in practice while one is queued: dispose it
+    /// first, or use `advance(to:)`.
+    public func run() {
+        advance(to: .distantFuture)
+    }
+
+    /// Moves the clock back by `interval`, as when the user changes the
+    /// device's clock. Queued actions keep their dates.
+    ///
+    /// - Precondition: `interval` is not negative.
+    public func rewind(by interval: DispatchTimeInterval) {
+        let seconds = interval.timeInterval
+        precondition(seconds >= 0, "TestScheduler cannot rewind by a negative interval; use advance(by:)")
+        state.withLock { $0.now = $0.now.addingTimeInterval(-seconds) }
+    }
+
+    // MARK: Queue
+
+    /// Queues `entry`, `interval` seconds after its previous due date if
+    /// `interval` is given (a repetition).
+    @discardableResult
+    private func enqueue(_ entry: Entry, after interval: TimeInterval? = nil) -> Disposable {
+        state.withLock { s in
+            if let interval { entry.due = entry.due.addingTimeInterval(interval) }
+            s.enqueue(entry)
+        }
+        // Disposed while it was out of the queue being run: `remove` found
+        // nothing then, so take it out now.
+        if entry.isDisposed { remove(entry) }
+        return entry
+    }
+
+    /// Takes the first action due by `date` off the queue and moves the clock
+    /// to its due date; or, if none is due, moves the clock to `date` and
+    /// returns nil. One critical section, so an action scheduled concurrently
+    /// is either taken or scheduled relative to the new date.
+    private func nextDue(by date: Date) -> Entry? {
+        state.withLock { s in
+            guard let first = s.queue.first, first.due <= date else {
+                if s.now < date { s.now = date }
+                return nil
+            }
+            s.queue.removeFirst()
+            if s.now < first.due { s.now = first.due }
+            return first
+        }
+    }
+
+    private func remove(_ entry: Entry) {
+        state.withLock { s in
+            let i = s.index { $0.precedes(entry) }
+            if i < s.queue.count, s.queue[i] === entry { s.queue.remove(at: i) }
+        }
+    }
+}

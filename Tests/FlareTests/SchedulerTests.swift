@@ -1,0 +1,641 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+@testable import Flare
+
+// MARK: Helpers
+
+/// A thread-safe log of values, for actions that run on other threads.
+/// (PThreadMutex, not Synchronization.Mutex: TSan cannot see the latter on Linux.)
+private final class Log<Value: Sendable>: Sendable {
+    private let storage = PThreadMutex<[Value]>([])
+    func append(_ value: Value) { storage.withLock { $0.append(value) } }
+    var values: [Value] { storage.withLock { $0 } }
+    var count: Int { storage.withLock { $0.count } }
+}
+
+/// An object whose deallocation a test can observe through a weak reference.
+private final class Probe: Sendable {}
+
+/// A weak reference that can be read from any thread.
+private final class WeakBox<T: AnyObject & Sendable>: Sendable {
+    private let storage: PThreadMutex<WeakRef>
+    private struct WeakRef: @unchecked Sendable { weak var value: T? }
+    init(_ value: T) { storage = PThreadMutex(WeakRef(value: value)) }
+    var value: T? { storage.withLock { $0.value } }
+}
+
+/// Generous: these waits only bound a hang; no assertion depends on speed.
+private let patience: DispatchTimeInterval = .seconds(10)
+
+private func waitFor(_ semaphore: DispatchSemaphore) -> Bool {
+    semaphore.wait(timeout: .now() + patience) == .success
+}
+
+/// Polls `condition` until it holds or `patience` runs out.
+private func eventually(_ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(patience.timeInterval)
+    while !condition() {
+        if Date() > deadline { return false }
+        usleep(2_000)
+    }
+    return true
+}
+
+private let t0 = Date(timeIntervalSinceReferenceDate: 0)
+private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds) }
+
+// MARK: - Interval arithmetic
+
+@Suite struct TimeIntervalArithmeticTests {
+    @Test func secondsOfEachUnit() {
+        #expect(DispatchTimeInterval.seconds(3).timeInterval == 3)
+        #expect(DispatchTimeInterval.milliseconds(1500).timeInterval == 1.5)
+        #expect(DispatchTimeInterval.microseconds(250).timeInterval == 0.000_25)
+        #expect(DispatchTimeInterval.nanoseconds(5).timeInterval == 0.000_000_005)
+        #expect(DispatchTimeInterval.never.timeInterval == .infinity)
+    }
+
+    @Test func scalingIsInNanosecondsAndKeepsNever() {
+        #expect(DispatchTimeInterval.seconds(10) * 0.1 == .nanoseconds(1_000_000_000))
+        #expect(DispatchTimeInterval.milliseconds(20) * 0.5 == .nanoseconds(10_000_000))
+        #expect(DispatchTimeInterval.never * 0.1 == .never)
+        #expect(DispatchTimeInterval.seconds(Int.max) * 0.1 == .never)
+    }
+
+    @Test func negation() {
+        #expect(-DispatchTimeInterval.seconds(2) == .seconds(-2))
+        #expect(-DispatchTimeInterval.milliseconds(2) == .milliseconds(-2))
+        #expect(-DispatchTimeInterval.microseconds(2) == .microseconds(-2))
+        #expect(-DispatchTimeInterval.nanoseconds(2) == .nanoseconds(-2))
+        #expect(-DispatchTimeInterval.never == .never)
+    }
+
+    @Test func dateAndTimeIntervalConversions() {
+        #expect(t0.addingTimeInterval(DispatchTimeInterval.milliseconds(1500)) == at(1.5))
+        #expect(t0.addingTimeInterval(DispatchTimeInterval.never) > .distantFuture)
+        #expect((2.5 as TimeInterval).dispatchTimeInterval == .nanoseconds(2_500_000_000))
+        #expect(TimeInterval.infinity.dispatchTimeInterval == .never)
+    }
+}
+
+// MARK: - ImmediateScheduler
+
+@Suite struct ImmediateSchedulerTests {
+    @Test func runsSynchronouslyOnTheCallingThreadAndReturnsNil() {
+        let scheduler = ImmediateScheduler()
+        var steps: [String] = []
+        let disposable = scheduler.schedule { steps.append("action") }
+        steps.append("returned")
+        #expect(steps == ["action", "returned"])
+        #expect(disposable == nil)
+    }
+
+    @Test func nestedSchedulingRunsInline() {
+        let scheduler = ImmediateScheduler()
+        var steps: [Int] = []
+        scheduler.schedule {
+            steps.append(1)
+            scheduler.schedule { steps.append(2) }
+            steps.append(3)
+        }
+        #expect(steps == [1, 2, 3])
+    }
+}
+
+// MARK: - TestScheduler
+
+@Suite struct TestSchedulerTests {
+    @Test func startsAtTheReferenceDateByDefault() {
+        #expect(TestScheduler().currentDate == t0)
+        #expect(TestScheduler(startDate: at(42)).currentDate == at(42))
+    }
+
+    @Test func nothingRunsUntilTheClockMoves() {
+        let scheduler = TestScheduler()
+        var ran = 0
+        scheduler.schedule { ran += 1 }
+        scheduler.schedule(after: at(0)) { ran += 1 }
+        #expect(ran == 0)
+        scheduler.advance()
+        #expect(ran == 2)
+        #expect(scheduler.currentDate == at(0.000_000_001))
+    }
+
+    @Test func sameDateActionsRunInSchedulingOrder() {
+        let scheduler = TestScheduler()
+        var order: [String] = []
+        scheduler.schedule(after: at(5)) { order.append("A5") }
+        scheduler.schedule(after: at(3)) { order.append("B3") }
+        scheduler.schedule(after: at(5)) { order.append("C5") }
+        scheduler.schedule(after: at(3)) { order.append("D3") }
+        scheduler.schedule(after: at(5)) { order.append("E5") }
+        for i in 0..<50 { scheduler.schedule(after: at(4)) { order.append("F\(i)") } }
+        scheduler.advance(by: .seconds(5))
+        #expect(order == ["B3", "D3"] + (0..<50).map { "F\($0)" } + ["A5", "C5", "E5"])
+    }
+
+    @Test func advanceRunsExactlyWhatIsDueAndSetsTheClockPerAction() {
+        let scheduler = TestScheduler()
+        var seen: [Date] = []
+        for s in [1.0, 2, 3] { scheduler.schedule(after: at(s)) { seen.append(scheduler.currentDate) } }
+        scheduler.advance(to: at(2))
+        #expect(seen == [at(1), at(2)])
+        #expect(scheduler.currentDate == at(2))
+        scheduler.advance(by: 0.5)
+        #expect(seen == [at(1), at(2)])
+        #expect(scheduler.currentDate == at(2.5))
+        scheduler.advance(by: .milliseconds(500))
+        #expect(seen == [at(1), at(2), at(3)])
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test func delayIsCountedFromTheCurrentDate() {
+        let scheduler = TestScheduler(startDate: at(10))
+        var ran = false
+        scheduler.schedule(after: .seconds(2)) { ran = true }
+        scheduler.advance(by: .milliseconds(1999))
+        #expect(!ran)
+        scheduler.advance(by: .milliseconds(1))
+        #expect(ran)
+        #expect(scheduler.currentDate == at(12))
+    }
+
+    @Test func repeatingActionFiresOncePerIntervalWhileAdvancing() {
+        let scheduler = TestScheduler()
+        var fired: [Date] = []
+        let d = scheduler.schedule(after: at(1), interval: .seconds(2), leeway: .seconds(0)) {
+            fired.append(scheduler.currentDate)
+        }
+        scheduler.advance(by: .seconds(10))
+        #expect(fired == [at(1), at(3), at(5), at(7), at(9)])
+        scheduler.advance(by: .milliseconds(999))
+        #expect(fired.count == 5)
+        scheduler.advance(by: .milliseconds(1))
+        #expect(fired == [at(1), at(3), at(5), at(7), at(9), at(11)])
+        d?.dispose()
+        scheduler.advance(by: .seconds(100))
+        #expect(fired.count == 6)
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test func defaultLeewayAndDelayFormsRepeatThroughTheProtocol() {
+        let scheduler = TestScheduler()
+        let asProtocol: DateScheduler = scheduler
+        var a = 0
+        var b = 0
+        let da = asProtocol.schedule(after: at(1), interval: .seconds(1)) { a += 1 }
+        let db = asProtocol.schedule(after: .seconds(2), interval: .milliseconds(500)) { b += 1 }
+        scheduler.advance(by: .seconds(3))
+        #expect(a == 3)  // 1, 2, 3
+        #expect(b == 3)  // 2, 2.5, 3
+        da?.dispose()
+        db?.dispose()
+        scheduler.run()
+        #expect(a == 3 && b == 3)
+    }
+
+    @Test func neverIntervalRunsOnce() {
+        let scheduler = TestScheduler()
+        var ran = 0
+        scheduler.schedule(after: at(1), interval: .never, leeway: .seconds(0)) { ran += 1 }
+        scheduler.run()
+        #expect(ran == 1)
+    }
+
+    @Test func disposalRemovesAOneShotAction() {
+        let scheduler = TestScheduler()
+        var ran = false
+        let d = scheduler.schedule(after: at(1)) { ran = true }
+        #expect(scheduler.pendingCount == 1)
+        #expect(d?.isDisposed == false)
+        d?.dispose()
+        #expect(d?.isDisposed == true)
+        #expect(scheduler.pendingCount == 0)
+        scheduler.run()
+        #expect(!ran)
+    }
+
+    @Test func actionDisposedByAnEarlierSameDateActionDoesNotRun() {
+        let scheduler = TestScheduler()
+        var order: [Int] = []
+        var second: Disposable?
+        scheduler.schedule { order.append(1); second?.dispose() }
+        second = scheduler.schedule { order.append(2) }
+        scheduler.schedule { order.append(3) }
+        scheduler.advance()
+        #expect(order == [1, 3])
+    }
+
+    @Test func repeatingActionDisposingItselfStops() {
+        let scheduler = TestScheduler()
+        var fired = 0
+        var disposable: Disposable?
+        disposable = scheduler.schedule(after: at(1), interval: .seconds(1), leeway: .seconds(0)) {
+            fired += 1
+            if fired == 3 { disposable?.dispose() }
+        }
+        scheduler.run()  // would not return if the repetition went on
+        #expect(fired == 3)
+        #expect(scheduler.currentDate == .distantFuture)
+    }
+
+    @Test func actionsScheduledByActionsRunInTheSameAdvanceWhenDue() {
+        let scheduler = TestScheduler()
+        var order: [String] = []
+        scheduler.schedule(after: at(1)) {
+            order.append("outer@1")
+            scheduler.schedule(after: at(2)) { order.append("later@2") }
+            scheduler.schedule { order.append("now@1") }
+            scheduler.schedule(after: at(10)) { order.append("late@10") }
+        }
+        scheduler.advance(to: at(5))
+        #expect(order == ["outer@1", "now@1", "later@2"])
+        scheduler.run()
+        #expect(order.last == "late@10")
+    }
+
+    @Test func reentrantAdvanceFromAnActionKeepsOrderAndTheClockMonotonic() {
+        let scheduler = TestScheduler()
+        var seen: [Date] = []
+        scheduler.schedule(after: at(1)) {
+            seen.append(scheduler.currentDate)
+            scheduler.advance(by: .seconds(3))  // runs the actions at 2 and 4
+        }
+        scheduler.schedule(after: at(2)) { seen.append(scheduler.currentDate) }
+        scheduler.schedule(after: at(4)) { seen.append(scheduler.currentDate) }
+        scheduler.schedule(after: at(5)) { seen.append(scheduler.currentDate) }
+        scheduler.advance(to: at(3))
+        #expect(seen == [at(1), at(2), at(4)])
+        #expect(scheduler.currentDate == at(4))  // not moved back to 3
+    }
+
+    @Test func pastDueActionRunsWithoutMovingTheClockBack() {
+        let scheduler = TestScheduler(startDate: at(10))
+        var seen: Date?
+        scheduler.schedule(after: at(5)) { seen = scheduler.currentDate }
+        scheduler.advance()
+        #expect(seen == at(10))
+    }
+
+    @Test func rewindMovesTheClockBackAndQueuedDatesStay() {
+        let scheduler = TestScheduler()
+        scheduler.advance(to: at(10))
+        var order: [String] = []
+        scheduler.schedule(after: at(11)) { order.append("at11") }
+        scheduler.rewind(by: .seconds(4))
+        #expect(scheduler.currentDate == at(6))
+        scheduler.schedule { order.append("now6") }
+        scheduler.advance(by: .seconds(4))  // to 10
+        #expect(order == ["now6"])
+        scheduler.advance(by: .seconds(1))  // to 11
+        #expect(order == ["now6", "at11"])
+    }
+
+    @Test func runDrainsEverythingAndEndsAtTheDistantFuture() {
+        let scheduler = TestScheduler()
+        var ran: [Int] = []
+        scheduler.schedule(after: at(1_000_000)) { ran.append(2) }
+        scheduler.schedule(after: at(1)) { ran.append(1) }
+        scheduler.run()
+        #expect(ran == [1, 2])
+        #expect(scheduler.currentDate == .distantFuture)
+    }
+
+    @Test func concurrentSchedulingLosesNothing() {
+        let scheduler = TestScheduler()
+        let log = Log<Int>()
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for i in 0..<200 {
+                let d = scheduler.schedule(after: at(Double(i % 7))) { log.append(thread * 1000 + i) }
+                if i % 10 == 9 { d?.dispose() }
+            }
+        }
+        scheduler.run()
+        let expected = (0..<8).flatMap { t in (0..<200).filter { $0 % 10 != 9 }.map { t * 1000 + $0 } }
+        #expect(log.values.sorted() == expected.sorted())
+    }
+
+    @Test func sleepResumesWhenTheClockReachesItsDate() async throws {
+        let scheduler = TestScheduler()
+        let task = Task { try await scheduler.sleep(for: .seconds(5)) }
+        #expect(await eventuallyAsync { scheduler.pendingCount == 1 })
+        scheduler.advance(by: .seconds(4))
+        #expect(scheduler.pendingCount == 1)
+        scheduler.advance(by: .seconds(1))
+        try await task.value
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test func sleepUntilADate() async throws {
+        let scheduler = TestScheduler()
+        let task = Task { try await scheduler.sleep(until: at(3)) }
+        #expect(await eventuallyAsync { scheduler.pendingCount == 1 })
+        scheduler.advance(to: at(3))
+        try await task.value
+    }
+
+    @Test func cancellingASleepThrowsAndRemovesTheWakeUp() async {
+        let scheduler = TestScheduler()
+        let task = Task { try await scheduler.sleep(for: .seconds(5)) }
+        #expect(await eventuallyAsync { scheduler.pendingCount == 1 })
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test func sleepingInACancelledTaskThrowsAtOnce() async {
+        let scheduler = TestScheduler()
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            try await scheduler.sleep(for: .seconds(5))
+        }
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test func timerStreamYieldsEachTickAndStopsWhenCancelled() async {
+        let scheduler = TestScheduler()
+        let stream = scheduler.timer(interval: .seconds(1))
+        #expect(scheduler.pendingCount == 1)
+        scheduler.advance(by: .seconds(3))
+        let consumer = Task {
+            var dates: [Date] = []
+            for await date in stream {
+                dates.append(date)
+                if dates.count == 3 { withUnsafeCurrentTask { $0?.cancel() } }
+            }
+            return dates
+        }
+        #expect(await consumer.value == [at(1), at(2), at(3)])
+        #expect(scheduler.pendingCount == 0)
+    }
+}
+
+extension TestSchedulerTests {
+    @Test func leavingATimerLoopDisposesTheTimer() async {
+        let scheduler = TestScheduler()
+        let consumer = Task {
+            var dates: [Date] = []
+            for await date in scheduler.timer(interval: .seconds(1)) {
+                dates.append(date)
+                if dates.count == 2 { break }
+            }
+            return dates
+        }
+        #expect(await eventuallyAsync { scheduler.pendingCount == 1 })
+        scheduler.advance(by: .seconds(5))
+        #expect(await consumer.value == [at(1), at(2)])
+        #expect(await eventuallyAsync { scheduler.pendingCount == 0 })
+        scheduler.advance(by: .seconds(5))  // nothing left to feed
+    }
+
+    @Test func timerStreamWaitsForTicks() async {
+        let scheduler = TestScheduler()
+        let stream = scheduler.timer(interval: .milliseconds(500))
+        let consumer = Task {
+            var dates: [Date] = []
+            for await date in stream {
+                dates.append(date)
+                if dates.count == 3 { break }
+            }
+            return dates
+        }
+        for _ in 0..<3 {
+            try? await Task.sleep(nanoseconds: 5_000_000)
+            scheduler.advance(by: .milliseconds(500))
+        }
+        #expect(await consumer.value == [at(0.5), at(1), at(1.5)])
+    }
+}
+
+/// `eventually` for async tests: yields instead of sleeping the thread.
+private func eventuallyAsync(_ condition: () -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(patience.timeInterval)
+    while !condition() {
+        if Date() > deadline { return false }
+        try? await Task.sleep(nanoseconds: 1_000_000)
+    }
+    return true
+}
+
+// MARK: - QueueScheduler
+
+@Suite struct QueueSchedulerTests {
+    private static let key = DispatchSpecificKey<String>()
+
+    /// A scheduler whose queue is tagged, so actions can tell where they run.
+    private func taggedScheduler(_ tag: String) -> QueueScheduler {
+        let scheduler = QueueScheduler(name: "flare.test.\(tag)")
+        scheduler.queue.setSpecific(key: Self.key, value: tag)
+        return scheduler
+    }
+
+    @Test func runsOnItsQueueAsynchronously() {
+        let scheduler = taggedScheduler("own")
+        let done = DispatchSemaphore(value: 0)
+        let where_ = Log<String?>()
+        let gate = DispatchSemaphore(value: 0)
+        scheduler.schedule { gate.wait() }  // hold the queue: the next action cannot run inline
+        let d = scheduler.schedule {
+            where_.append(DispatchQueue.getSpecific(key: Self.key))
+            done.signal()
+        }
+        #expect(where_.count == 0)
+        gate.signal()
+        #expect(waitFor(done))
+        #expect(where_.values == ["own"])
+        #expect(d != nil)
+    }
+
+    @Test func actionsRunSeriallyInOrder() {
+        let scheduler = QueueScheduler()
+        let log = Log<Int>()
+        let done = DispatchSemaphore(value: 0)
+        let running = Atomic<Int>(0)
+        let overlaps = Atomic<Int>(0)
+        for i in 0..<1000 {
+            scheduler.schedule {
+                if running.add(1, ordering: .relaxed).newValue != 1 { overlaps.add(1, ordering: .relaxed) }
+                log.append(i)
+                running.subtract(1, ordering: .relaxed)
+                if i == 999 { done.signal() }
+            }
+        }
+        #expect(waitFor(done))
+        #expect(log.values == Array(0..<1000))
+        #expect(overlaps.load(ordering: .relaxed) == 0)
+    }
+
+    @Test func targetingRunsThroughTheTargetQueue() {
+        let target = DispatchQueue(label: "flare.test.target", attributes: .concurrent)
+        target.setSpecific(key: Self.key, value: "target")
+        let scheduler = QueueScheduler(qos: .utility, name: "flare.test.targeting", targeting: target)
+        let seen = Log<String?>()
+        let done = DispatchSemaphore(value: 0)
+        scheduler.schedule { seen.append(DispatchQueue.getSpecific(key: Self.key)); done.signal() }
+        #expect(waitFor(done))
+        #expect(seen.values == ["target"])
+    }
+
+    @Test func disposedBeforeStartingNeverRuns() {
+        let scheduler = QueueScheduler()
+        let gate = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        let log = Log<String>()
+        scheduler.schedule { gate.wait() }
+        let cancelled = scheduler.schedule { log.append("cancelled") }
+        scheduler.schedule { log.append("kept"); done.signal() }
+        cancelled?.dispose()
+        gate.signal()
+        #expect(waitFor(done))
+        // FIFO: the cancelled action's turn came before "kept".
+        #expect(log.values == ["kept"])
+    }
+
+    @Test func pastDatesRunAsSoonAsPossibleOnTheQueue() {
+        let scheduler = taggedScheduler("past")
+        let done = DispatchSemaphore(value: 0)
+        let seen = Log<String?>()
+        for date in [Date.distantPast, Date(timeIntervalSince1970: 0), Date().addingTimeInterval(-5)] {
+            scheduler.schedule(after: date) { seen.append(DispatchQueue.getSpecific(key: Self.key)); done.signal() }
+        }
+        for _ in 0..<3 { #expect(waitFor(done)) }
+        #expect(seen.values == ["past", "past", "past"])
+    }
+
+    @Test func futureDateRunsNotBeforeItsDate() {
+        let scheduler = QueueScheduler()
+        let date = Date().addingTimeInterval(0.05)
+        let ranAt = Log<Date>()
+        let done = DispatchSemaphore(value: 0)
+        scheduler.schedule(after: date) { ranAt.append(Date()); done.signal() }
+        #expect(waitFor(done))
+        // 1 ms of slack for Date's double precision, not for timing.
+        #expect(ranAt.values.first.map { $0 >= date.addingTimeInterval(-0.001) } == true)
+    }
+
+    @Test func disposingATimedActionPreventsItAndReleasesIt() {
+        let scheduler = QueueScheduler()
+        let log = Log<String>()
+        var probe: Probe? = Probe()
+        let weakProbe = WeakBox(probe!)
+        let cancelled = scheduler.schedule(after: Date().addingTimeInterval(0.1)) { [probe] in
+            _ = probe
+            log.append("cancelled")
+        }
+        let farFuture = scheduler.schedule(after: Date().addingTimeInterval(3600)) { [probe] in _ = probe }
+        probe = nil
+        cancelled?.dispose()
+        farFuture?.dispose()
+        // Released long before either date: the timers were cancelled.
+        #expect(eventually { weakProbe.value == nil })
+        let done = DispatchSemaphore(value: 0)
+        scheduler.schedule(after: Date().addingTimeInterval(0.3)) { done.signal() }
+        #expect(waitFor(done))
+        #expect(log.values.isEmpty)
+    }
+
+    @Test func oneShotTimerIsReleasedAfterFiring() {
+        let scheduler = QueueScheduler()
+        var probe: Probe? = Probe()
+        let weakProbe = WeakBox(probe!)
+        let done = DispatchSemaphore(value: 0)
+        scheduler.schedule(after: Date()) { [probe] in _ = probe; done.signal() }
+        probe = nil
+        #expect(waitFor(done))
+        #expect(eventually { weakProbe.value == nil })
+    }
+
+    @Test func repeatingActionDisposedFromInsideStopsAtOnce() {
+        let scheduler = QueueScheduler()
+        let fired = Atomic<Int>(0)
+        let third = DispatchSemaphore(value: 0)
+        let holder = PThreadMutex<Disposable?>(nil)
+        let gate = DispatchSemaphore(value: 0)
+        scheduler.schedule { gate.wait() }  // so `holder` is set before the first run
+        let d = scheduler.schedule(after: Date(), interval: .milliseconds(5), leeway: .milliseconds(0)) {
+            if fired.add(1, ordering: .relaxed).newValue == 3 {
+                holder.withLock { $0 }?.dispose()
+                third.signal()
+            }
+        }
+        holder.withLock { $0 = d }
+        gate.signal()
+        #expect(waitFor(third))
+        // Forty intervals: plenty of chances to fire again if disposal failed.
+        usleep(200_000)
+        let barrier = DispatchSemaphore(value: 0)
+        scheduler.schedule { barrier.signal() }
+        #expect(waitFor(barrier))
+        #expect(fired.load(ordering: .relaxed) == 3)
+    }
+
+    @Test func repeatingActionDisposedFromAnotherThreadStops() {
+        let scheduler = QueueScheduler()
+        let fired = Atomic<Int>(0)
+        let started = DispatchSemaphore(value: 0)
+        let d = scheduler.schedule(after: Date(), interval: .milliseconds(2)) {
+            if fired.add(1, ordering: .relaxed).newValue == 5 { started.signal() }
+        }
+        #expect(waitFor(started))
+        d?.dispose()
+        #expect(d?.isDisposed == true)
+        let atDispose = fired.load(ordering: .relaxed)
+        usleep(200_000)
+        let barrier = DispatchSemaphore(value: 0)
+        scheduler.schedule { barrier.signal() }
+        #expect(waitFor(barrier))
+        // At most the one run that may already have begun when dispose() returned.
+        #expect(fired.load(ordering: .relaxed) <= atDispose + 1)
+    }
+
+    @Test func repeatingTimerLivesWithoutItsDisposableAndDiesWithDisposal() {
+        let scheduler = QueueScheduler()
+        let fired = Atomic<Int>(0)
+        let thrice = DispatchSemaphore(value: 0)
+        var probe: Probe? = Probe()
+        let weakProbe = WeakBox(probe!)
+        var disposable: Disposable? = scheduler.schedule(after: Date(), interval: .milliseconds(5)) { [probe] in
+            _ = probe
+            if fired.add(1, ordering: .relaxed).newValue == 3 { thrice.signal() }
+        }
+        probe = nil
+        let weakDisposable = WeakBox(disposable as! AnyDisposable)
+        disposable = nil
+        // Nobody outside holds the disposable, yet the timer keeps firing.
+        #expect(waitFor(thrice))
+        #expect(weakDisposable.value != nil)
+        weakDisposable.value?.dispose()
+        #expect(eventually { weakProbe.value == nil && weakDisposable.value == nil })
+    }
+
+    @Test func mainSchedulerRunsOnTheMainQueue() {
+        let key = DispatchSpecificKey<String>()
+        DispatchQueue.main.setSpecific(key: key, value: "main")
+        let seen = Log<String?>()
+        let done = DispatchSemaphore(value: 0)
+        QueueScheduler.main.schedule { seen.append(DispatchQueue.getSpecific(key: key)); done.signal() }
+        #expect(waitFor(done))
+        #expect(seen.values == ["main"])
+    }
+
+    @Test func currentDateIsTheWallClock() {
+        let before = Date()
+        let now = QueueScheduler().currentDate
+        let after = Date()
+        #expect(before <= now && now <= after)
+    }
+
+    @Test func wallTimeClampsDatesDispatchCannotExpress() {
+        #expect(QueueScheduler.wallTime(for: .distantFuture) == .distantFuture)
+        #expect(QueueScheduler.wallTime(for: Date(timeIntervalSince1970: .infinity)) == .distantFuture)
+        let now = DispatchWallTime.now()
+        let past = QueueScheduler.wallTime(for: .distantPast)
+        #expect(past >= now && past < .distantFuture)
+        let date = Date(timeIntervalSince1970: 1_700_000_000.25)
+        let expected = DispatchWallTime(timespec: timespec(tv_sec: 1_700_000_000, tv_nsec: 250_000_000))
+        #expect(QueueScheduler.wallTime(for: date) == expected)
+    }
+}
