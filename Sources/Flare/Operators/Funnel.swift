@@ -53,10 +53,26 @@ func funnel<Tag, U, F>(
     interruptsWhenInputsEnd: Bool = true,
     connect: (Signal<Tag, Never>.Observer, CompositeDisposable) -> Void
 ) -> Signal<U, F> {
+    funnel(
+        withInput: { downstream, _ in makeAction(downstream) },
+        interruptsWhenInputsEnd: interruptsWhenInputsEnd,
+        connect: connect)
+}
+
+/// `funnel`, whose logic also receives the internal signal's input, to send
+/// itself tagged events later (scheduled actions of the time operators).
+/// Holding the input keeps the internal signal open: the logic must end the
+/// output itself, and release what it scheduled when the output ends.
+@inlinable
+func funnel<Tag, U, F>(
+    withInput makeAction: (SignalCore<U, F>, Signal<Tag, Never>.Observer) -> (Tag) -> Void,
+    interruptsWhenInputsEnd: Bool = true,
+    connect: (Signal<Tag, Never>.Observer, CompositeDisposable) -> Void
+) -> Signal<U, F> {
     let observations = CompositeDisposable()
     let (tagged, input) = Signal<Tag, Never>.pipe(disposable: observations)
     let output: Signal<U, F> = tagged.liftCore { downstream in
-        let handle = makeAction(downstream)
+        let handle = makeAction(downstream, input)
         return { event in
             if case let .value(tag) = event {
                 handle(tag)
