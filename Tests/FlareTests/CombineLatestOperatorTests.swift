@@ -191,7 +191,7 @@ struct CombineLatestOperatorTests {
     func stressBinary() {
         let (a, aInput) = Signal<Int, Never>.pipe()
         let (b, bInput) = Signal<Int, Never>.pipe()
-        let probe = Probe(a.combineLatest(with: b).map { [$0.0, $0.1] })
+        let probe = DeliveryProbe(a.combineLatest(with: b).map { [$0.0, $0.1] })
         aInput.send(value: 0)
         bInput.send(value: 0)
         concurrently({
@@ -220,7 +220,7 @@ struct CombineLatestOperatorTests {
     func stressSequence() {
         let (a, aInput) = Signal<Bool, Never>.pipe()
         let (b, bInput) = Signal<Bool, Never>.pipe()
-        let probe = Probe(a.and(b))
+        let probe = DeliveryProbe(a.and(b))
         aInput.send(value: true)
         bInput.send(value: true)
         concurrently({

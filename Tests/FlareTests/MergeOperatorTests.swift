@@ -72,7 +72,7 @@ struct MergeOperatorTests {
     func stress() {
         let (a, aInput) = Signal<Int, Never>.pipe()
         let (b, bInput) = Signal<Int, Never>.pipe()
-        let probe = Probe(a.merge(with: b))
+        let probe = DeliveryProbe(a.merge(with: b))
         concurrently({
             for i in 1...stressCount { aInput.send(value: i) }
             aInput.sendCompleted()

@@ -49,7 +49,7 @@ extension Signal {
 
 /// Observes a signal and checks the delivery contract: no two deliveries
 /// overlap, at most one terminal event, nothing after it.
-final class Probe<Value: Sendable>: @unchecked Sendable {
+final class DeliveryProbe<Value: Sendable>: @unchecked Sendable {
     private let busy = Atomic<Bool>(false)
     let overlaps = Counter()
     let afterTerminal = Counter()

@@ -59,7 +59,7 @@ struct SampleOperatorTests {
     func sampleStress() {
         let (a, aInput) = Signal<Int, Never>.pipe()
         let (b, bInput) = Signal<Int, Never>.pipe()
-        let probe = Probe(a.sample(with: b).map { [$0.0, $0.1] })
+        let probe = DeliveryProbe(a.sample(with: b).map { [$0.0, $0.1] })
         aInput.send(value: 0)
         concurrently({
             for i in 1...stressCount { aInput.send(value: i) }

@@ -50,7 +50,7 @@ struct TakeUntilOperatorTests {
         for _ in 0..<20 {
             let (source, sourceInput) = Signal<Int, Never>.pipe()
             let (trigger, triggerInput) = Signal<(), Never>.pipe()
-            let probe = Probe(source.take(until: trigger))
+            let probe = DeliveryProbe(source.take(until: trigger))
             let started = Counter()
             let sourceObserved = Counter()
             source.observeValues { _ in sourceObserved.increment() }
@@ -123,7 +123,7 @@ struct TakeUntilOperatorTests {
     func takeUntilReplacementStress() {
         let (source, sourceInput) = Signal<Int, Never>.pipe()
         let (replacement, replacementInput) = Signal<Int, Never>.pipe()
-        let probe = Probe(source.take(untilReplacement: replacement))
+        let probe = DeliveryProbe(source.take(untilReplacement: replacement))
         concurrently({
             for i in 1...stressCount { sourceInput.send(value: i) }
         }, {
@@ -183,7 +183,7 @@ struct TakeUntilOperatorTests {
         for _ in 0..<20 {
             let (source, sourceInput) = Signal<Int, Never>.pipe()
             let (trigger, triggerInput) = Signal<(), Never>.pipe()
-            let probe = Probe(source.skip(until: trigger))
+            let probe = DeliveryProbe(source.skip(until: trigger))
             let started = Counter()
             concurrently({
                 for i in 0..<stressCount {

@@ -42,7 +42,7 @@ struct WithLatestOperatorTests {
     func withLatestStress() {
         let (a, aInput) = Signal<Int, Never>.pipe()
         let (b, bInput) = Signal<Int, Never>.pipe()
-        let probe = Probe(a.withLatest(from: b).map { [$0.0, $0.1] })
+        let probe = DeliveryProbe(a.withLatest(from: b).map { [$0.0, $0.1] })
         bInput.send(value: 0)
         concurrently({
             for i in 1...stressCount { aInput.send(value: i) }

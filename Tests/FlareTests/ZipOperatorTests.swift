@@ -130,7 +130,7 @@ struct ZipOperatorTests {
     func stress() {
         let (a, aInput) = Signal<Int, Never>.pipe()
         let (b, bInput) = Signal<Int, Never>.pipe()
-        let probe = Probe(a.zip(with: b).map { [$0.0, $0.1] })
+        let probe = DeliveryProbe(a.zip(with: b).map { [$0.0, $0.1] })
         concurrently({
             for i in 0..<stressCount { aInput.send(value: i) }
             aInput.sendCompleted()
