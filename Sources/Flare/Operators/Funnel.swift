@@ -18,8 +18,8 @@
 // observer and reference, the internal signal loses its only retainer, is
 // interrupted, and its lifetime ending disposes every input observation.
 // When the output terminates from inside a delivery, that interruption is
-// queued behind the current event and runs before the send that caused it
-// returns.
+// queued behind the current event and handled by the same drain, right after
+// it: with no contention, before the send that caused it returns.
 
 /// Where an event of a two-input operator came from.
 @usableFromInline
