@@ -138,6 +138,46 @@ struct TimeOperatorTests {
         #expect(log.items == ["0.0 v1", "2.0 v3", "12.0 v4"])
     }
 
+    @Test("throttle and debounce on a queue while another thread sends: increasing values on the queue, the last one kept")
+    func throttleAndDebounceOnQueue() {
+        let key = DispatchSpecificKey<String>()
+        let queue = QueueScheduler(name: "flare.test.throttle")
+        queue.queue.setSpecific(key: key, value: "throttle")
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let throttled = signal.throttle(0.0005, on: queue)
+        let debounced = signal.debounce(0.002, on: queue)
+        let throttleProbe = DeliveryProbe(throttled)
+        let debounceProbe = DeliveryProbe(debounced)
+        let offQueue = Counter()
+        for output in [throttled, debounced] {
+            output.observe { _ in
+                if DispatchQueue.getSpecific(key: key) != "throttle" { offQueue.increment() }
+            }
+        }
+        let sent = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            for i in 0..<stressCount { input.send(value: i) }
+            sent.signal()
+        }
+        #expect(sent.wait(timeout: .now() + 10) == .success)
+        // Let the last held value out, then end both.
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, throttleProbe.values.last != stressCount - 1 || debounceProbe.values.last != stressCount - 1 {
+            usleep(1000)
+        }
+        input.sendCompleted()
+        let done = DispatchSemaphore(value: 0)
+        queue.schedule { queue.schedule { done.signal() } }
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        for probe in [throttleProbe, debounceProbe] {
+            #expect(probe.isClean)
+            #expect(probe.values.last == stressCount - 1)
+            #expect(zip(probe.values, probe.values.dropFirst()).allSatisfy { $0 < $1 })
+            #expect(probe.terminals == ["completed"])
+        }
+        #expect(offQueue.count == 0)
+    }
+
     @Test("throttle(while:): values pass while false, the latest is held while true")
     func throttleWhile() {
         let scheduler = TestScheduler()
