@@ -142,20 +142,23 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
         }
     }
 
+    /// Bytes of a queued event node: the C header, then the event.
+    @usableFromInline
+    static var nodeSize: Int { payloadOffset + MemoryLayout<Event>.size }
+
     private func makeNode(_ event: Event) -> UnsafeMutablePointer<flare_node> {
-        let raw = UnsafeMutableRawPointer.allocate(
-            byteCount: Self.payloadOffset + MemoryLayout<Event>.size,
-            alignment: Swift.max(MemoryLayout<flare_node>.alignment, MemoryLayout<Event>.alignment))
-        let node = raw.bindMemory(to: flare_node.self, capacity: 1)
+        // The pool's memory is 16-byte aligned, as malloc's; wider events
+        // would need another allocator, and no Swift enum of values is wider.
+        precondition(MemoryLayout<Event>.alignment <= 16, "event alignment above 16 bytes")
+        let node = flare_node_alloc(Self.nodeSize)!
         node.initialize(to: flare_node(next: nil, kind: UInt(FLARE_NODE_EVENT)))
-        (raw + Self.payloadOffset).bindMemory(to: Event.self, capacity: 1).initialize(to: event)
+        (UnsafeMutableRawPointer(node) + Self.payloadOffset).bindMemory(to: Event.self, capacity: 1).initialize(to: event)
         return node
     }
 
     private func takeEvent(_ node: UnsafeMutablePointer<flare_node>) -> Event {
-        let raw = UnsafeMutableRawPointer(node)
-        let event = (raw + Self.payloadOffset).assumingMemoryBound(to: Event.self).move()
-        raw.deallocate()
+        let event = (UnsafeMutableRawPointer(node) + Self.payloadOffset).assumingMemoryBound(to: Event.self).move()
+        flare_node_free(node, Self.nodeSize)
         return event
     }
 

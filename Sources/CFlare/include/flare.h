@@ -394,6 +394,24 @@ flare_entry *flare_core_seal(flare_core *c);
 void flare_core_drop_items(flare_core *c);
 
 /* ------------------------------------------------------------------------ */
+/* Node memory                                                               */
+/* ------------------------------------------------------------------------ */
+
+/** Largest node recycled by the pool; larger ones go straight to malloc. */
+enum { FLARE_POOL_MAX_SIZE = 256 };
+
+/**
+ * Memory for a queued event node of `size` bytes (header and payload),
+ * 16-byte aligned. Recycled through per-thread magazines and a lock-free
+ * depot (pool.c), so the producer/consumer pattern of a contended signal
+ * does not hit malloc's cross-thread free path.
+ */
+flare_node *flare_node_alloc(size_t size);
+
+/** Returns a node obtained from `flare_node_alloc` with the same `size`. */
+void flare_node_free(flare_node *node, size_t size);
+
+/* ------------------------------------------------------------------------ */
 /* Debug accounting                                                          */
 /* ------------------------------------------------------------------------ */
 

@@ -1,0 +1,136 @@
+/*
+ * pool.c — recycling of queued-event nodes (see flare.h).
+ *
+ * Under contention one thread drains and frees every node while the others
+ * allocate them. With malloc that is the worst pattern there is: each free
+ * returns a chunk to another thread's arena. Nodes are therefore recycled
+ * through per-thread magazines and a global depot per size class:
+ *
+ *  - a thread allocates from, and frees to, its own magazine (thread-local,
+ *    no atomics: the common case costs a few loads and stores);
+ *  - a magazine that grows past FLARE_MAGAZINE_FLUSH nodes is pushed whole
+ *    onto the depot with one CAS (release: the nodes' links and the freeing
+ *    thread's last writes to them are published);
+ *  - an empty magazine takes the whole depot with one exchange (acquire).
+ *
+ * The depot is a stack of chains that is only ever pushed whole and taken
+ * whole, so there is no ABA: a push derives its link from the value its CAS
+ * compares against, and a take is an exchange. Memory held by the depot is
+ * bounded by the peak number of nodes queued at once; it stays reachable
+ * (leak checkers see it through the depot) and is reused, never freed.
+ * A thread's magazine goes back to the depot when the thread exits.
+ */
+#include "flare.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+enum {
+    GRAIN = 32,
+    CLASSES = FLARE_POOL_MAX_SIZE / GRAIN,
+    FLUSH = 128,
+};
+
+typedef struct free_node {
+    struct free_node *next;
+} free_node;
+
+typedef struct magazine {
+    free_node *head;
+    free_node *tail;
+    size_t count;
+} magazine;
+
+static volatile AO_t depot[CLASSES];
+static _Thread_local magazine magazines[CLASSES];
+static _Thread_local bool registered;
+static pthread_key_t exit_key;
+static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
+
+static void flush(size_t c, magazine *m) {
+    if (!m->head) return;
+    AO_t old = AO_load(&depot[c]);
+    for (;;) {
+        m->tail->next = (free_node *)old;
+        AO_t seen = AO_fetch_compare_and_swap_full(&depot[c], old, (AO_t)m->head);
+        if (seen == old) break;
+        old = seen;
+    }
+    m->head = m->tail = NULL;
+    m->count = 0;
+}
+
+static void on_thread_exit(void *unused) {
+    (void)unused;
+    for (size_t c = 0; c < CLASSES; c++) flush(c, &magazines[c]);
+}
+
+static void create_key(void) {
+    if (pthread_key_create(&exit_key, on_thread_exit) != 0) {
+        fputs("flare: pthread_key_create failed\n", stderr);
+        abort();
+    }
+}
+
+/* Arranges for this thread's magazines to be flushed when it exits: a key's
+ * destructor runs only for threads that set a non-NULL value. */
+static void register_thread(void) {
+    pthread_once(&exit_once, create_key);
+    pthread_setspecific(exit_key, (void *)1);
+    registered = true;
+}
+
+static void refill(size_t c, magazine *m) {
+    AO_t top = AO_load(&depot[c]);
+    for (;;) {
+        if (top == 0) return;
+        AO_t seen = AO_fetch_compare_and_swap_full(&depot[c], top, 0);
+        if (seen == top) break;
+        top = seen;
+    }
+    free_node *n = (free_node *)top;
+    m->head = n;
+    m->count = 1;
+    while (n->next) {
+        n = n->next;
+        m->count++;
+    }
+    m->tail = n;
+}
+
+flare_node *flare_node_alloc(size_t size) {
+    if (size == 0 || size > FLARE_POOL_MAX_SIZE) {
+        flare_node *p = malloc(size ? size : 1);
+        if (!p) abort();
+        return p;
+    }
+    size_t c = (size - 1) / GRAIN;
+    magazine *m = &magazines[c];
+    if (!m->head) refill(c, m);
+    free_node *n = m->head;
+    if (n) {
+        m->head = n->next;
+        if (!m->head) m->tail = NULL;
+        m->count--;
+        return (flare_node *)n;
+    }
+    flare_node *p = malloc((c + 1) * GRAIN);
+    if (!p) abort();
+    return p;
+}
+
+void flare_node_free(flare_node *node, size_t size) {
+    if (size == 0 || size > FLARE_POOL_MAX_SIZE) {
+        free(node);
+        return;
+    }
+    if (!registered) register_thread();
+    size_t c = (size - 1) / GRAIN;
+    magazine *m = &magazines[c];
+    free_node *n = (free_node *)node;
+    n->next = m->head;
+    m->head = n;
+    if (!m->tail) m->tail = n;
+    if (++m->count >= FLUSH) flush(c, m);
+}

@@ -1,0 +1,93 @@
+extension Signal {
+    /// Runs `action` on each value and forwards the value if it succeeds; if
+    /// it fails, sends its error as `failed` instead.
+    ///
+    /// A failure from `action` terminates the returned signal, which then
+    /// stops observing upstream; `action` is not called again. Upstream's own
+    /// `failed`, `completed` and `interrupted` pass through unchanged.
+    @inlinable
+    public func attempt(_ action: @escaping (Value) -> Result<(), Error>) -> Signal<Value, Error> {
+        attemptMapResult { value in action(value).map { value } }
+    }
+
+    /// Sends the success of `transform` for each value; on its first failure,
+    /// sends that error as `failed` instead.
+    ///
+    /// A failure from `transform` terminates the returned signal, which then
+    /// stops observing upstream; `transform` is not called again. Upstream's
+    /// own `failed`, `completed` and `interrupted` pass through unchanged.
+    @inlinable
+    public func attemptMap<U>(_ transform: @escaping (Value) -> Result<U, Error>) -> Signal<U, Error> {
+        attemptMapResult(transform)
+    }
+
+    /// The body of every `attempt`/`attemptMap` overload, under a name of its
+    /// own so that the throwing overloads cannot resolve back to themselves.
+    @inlinable
+    func attemptMapResult<U>(_ transform: @escaping (Value) -> Result<U, Error>) -> Signal<U, Error> {
+        liftCore { downstream in
+            var hasFailed = false
+            return { event in
+                switch event {
+                case let .value(value):
+                    guard !hasFailed else { return }
+                    switch transform(value) {
+                    case let .success(mapped):
+                        downstream.deliverHeld(.value(mapped))
+                    case let .failure(error):
+                        hasFailed = true
+                        downstream.deliverHeld(.failed(error))
+                    }
+                case let .failed(error): downstream.deliverHeld(.failed(error))
+                case .completed: downstream.deliverHeld(.completed)
+                case .interrupted: downstream.deliverHeld(.interrupted)
+                }
+            }
+        }
+    }
+}
+
+extension Signal where Error == Never {
+    /// Runs the throwing `action` on each value and forwards the value if it
+    /// returns; if it throws, sends the error as `failed`.
+    ///
+    /// Same event semantics as `attempt(_:)` on a signal whose error type is
+    /// `any Swift.Error`.
+    @inlinable
+    public func attempt(_ action: @escaping (Value) throws -> Void) -> Signal<Value, any Swift.Error> {
+        promoteError((any Swift.Error).self).attempt(action)
+    }
+
+    /// Sends the result of the throwing `transform` for each value; if it
+    /// throws, sends the error as `failed`.
+    ///
+    /// Same event semantics as `attemptMap(_:)` on a signal whose error type
+    /// is `any Swift.Error`.
+    @inlinable
+    public func attemptMap<U>(_ transform: @escaping (Value) throws -> U) -> Signal<U, any Swift.Error> {
+        promoteError((any Swift.Error).self).attemptMap(transform)
+    }
+}
+
+extension Signal where Error == any Swift.Error {
+    /// Runs the throwing `action` on each value and forwards the value if it
+    /// returns; if it throws, sends the error as `failed`, which terminates
+    /// the returned signal and stops its observation of upstream.
+    @inlinable
+    public func attempt(_ action: @escaping (Value) throws -> Void) -> Signal<Value, Error> {
+        attemptMapResult { value in
+            Result {
+                try action(value)
+                return value
+            }
+        }
+    }
+
+    /// Sends the result of the throwing `transform` for each value; if it
+    /// throws, sends the error as `failed`, which terminates the returned
+    /// signal and stops its observation of upstream.
+    @inlinable
+    public func attemptMap<U>(_ transform: @escaping (Value) throws -> U) -> Signal<U, Error> {
+        attemptMapResult { value in Result { try transform(value) } }
+    }
+}

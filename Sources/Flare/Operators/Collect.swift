@@ -1,0 +1,111 @@
+extension Signal {
+    /// Sends every value as one array when upstream completes, then
+    /// completes.
+    ///
+    /// Sends `[]` if upstream completes without a value. Upstream's `failed`
+    /// and `interrupted` are forwarded at once and the collected values are
+    /// dropped. Observes upstream until either terminates.
+    @inlinable
+    public func collect() -> Signal<[Value], Error> {
+        collect { _ in false }
+    }
+
+    /// Sends the values in arrays of `count`; when upstream completes, sends
+    /// what remains (a shorter array, if any) and completes.
+    ///
+    /// Sends `[]` if upstream completes without a value. Upstream's `failed`
+    /// and `interrupted` are forwarded at once and the values of the
+    /// unfinished array are dropped. Observes upstream until either
+    /// terminates.
+    ///
+    /// - Precondition: `count > 0`.
+    @inlinable
+    public func collect(count: Int) -> Signal<[Value], Error> {
+        precondition(count > 0, "collect(count:) needs a positive count")
+        return collect { values in values.count == count }
+    }
+
+    /// Collects values and sends them as an array each time `shouldEmit`,
+    /// called after each value is added, returns true.
+    ///
+    /// When upstream completes, sends what remains (if anything), then
+    /// completes; sends `[]` if upstream completes without a value.
+    /// Upstream's `failed` and `interrupted` are forwarded at once and the
+    /// collected values are dropped. Observes upstream until either
+    /// terminates.
+    ///
+    /// - Parameter shouldEmit: Receives the collected values, the new one
+    ///   included.
+    @inlinable
+    public func collect(_ shouldEmit: @escaping (_ collectedValues: [Value]) -> Bool) -> Signal<[Value], Error> {
+        // After a send the array is emptied keeping its capacity: if no
+        // observer kept the array sent, the next one reuses its storage.
+        liftCore { downstream in
+            var values: [Value] = []
+            var hasReceived = false
+            return { event in
+                switch event {
+                case let .value(value):
+                    hasReceived = true
+                    values.append(value)
+                    if shouldEmit(values) {
+                        downstream.deliverHeld(.value(values))
+                        values.removeAll(keepingCapacity: true)
+                    }
+                case .completed:
+                    if !values.isEmpty || !hasReceived { downstream.deliverHeld(.value(values)) }
+                    values = []
+                    downstream.deliverHeld(.completed)
+                case let .failed(error):
+                    values = []
+                    downstream.deliverHeld(.failed(error))
+                case .interrupted:
+                    values = []
+                    downstream.deliverHeld(.interrupted)
+                }
+            }
+        }
+    }
+
+    /// Collects values and, each time `shouldEmit` returns true for a new
+    /// value, sends the values collected before it as an array and starts a
+    /// new array with the new value.
+    ///
+    /// The array sent may be empty if `shouldEmit` returns true for the very
+    /// first value. When upstream completes, sends what remains (if
+    /// anything), then completes; sends `[]` if upstream completes without a
+    /// value. Upstream's `failed` and `interrupted` are forwarded at once and
+    /// the collected values are dropped. Observes upstream until either
+    /// terminates.
+    ///
+    /// - Parameter shouldEmit: Receives the collected values, without the
+    ///   new one, and the new one.
+    @inlinable
+    public func collect(_ shouldEmit: @escaping (_ collected: [Value], _ latest: Value) -> Bool) -> Signal<[Value], Error> {
+        liftCore { downstream in
+            var values: [Value] = []
+            var hasReceived = false
+            return { event in
+                switch event {
+                case let .value(value):
+                    hasReceived = true
+                    if shouldEmit(values, value) {
+                        downstream.deliverHeld(.value(values))
+                        values.removeAll(keepingCapacity: true)
+                    }
+                    values.append(value)
+                case .completed:
+                    if !values.isEmpty || !hasReceived { downstream.deliverHeld(.value(values)) }
+                    values = []
+                    downstream.deliverHeld(.completed)
+                case let .failed(error):
+                    values = []
+                    downstream.deliverHeld(.failed(error))
+                case .interrupted:
+                    values = []
+                    downstream.deliverHeld(.interrupted)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,109 @@
+/// A type that is, or carries, a signal event; lets extensions constrain a
+/// signal's values to events (see `dematerialize()`).
+public protocol EventProtocol {
+    /// The value type of the event.
+    associatedtype Value
+    /// The error type of the event.
+    associatedtype Error: Swift.Error
+    /// The event itself.
+    var event: Signal<Value, Error>.Event { get }
+}
+
+extension Signal.Event: EventProtocol {
+    /// The event itself.
+    @inlinable
+    public var event: Signal<Value, Error>.Event { self }
+}
+
+extension Signal {
+    /// Sends each event as a value: upstream's values, and then its terminal
+    /// event, become `value`s of a signal that cannot fail.
+    ///
+    /// After sending a `failed` or `completed` event as a value, completes;
+    /// after sending `interrupted` as a value, is interrupted. Observes
+    /// upstream until either terminates.
+    @inlinable
+    public func materialize() -> Signal<Event, Never> {
+        liftCore { downstream in
+            { event in
+                downstream.deliverHeld(.value(event))
+                switch event {
+                case .value: break
+                case .failed, .completed: downstream.deliverHeld(.completed)
+                case .interrupted: downstream.deliverHeld(.interrupted)
+                }
+            }
+        }
+    }
+
+    /// Sends each value as `.success` and a failure as `.failure`, in a
+    /// signal that cannot fail.
+    ///
+    /// After sending a failure as a value, completes. Upstream's `completed`
+    /// and `interrupted` pass through unchanged. Observes upstream until
+    /// either terminates.
+    @inlinable
+    public func materializeResults() -> Signal<Result<Value, Error>, Never> {
+        liftCore { downstream in
+            { event in
+                switch event {
+                case let .value(value):
+                    downstream.deliverHeld(.value(.success(value)))
+                case let .failed(error):
+                    downstream.deliverHeld(.value(.failure(error)))
+                    downstream.deliverHeld(.completed)
+                case .completed:
+                    downstream.deliverHeld(.completed)
+                case .interrupted:
+                    downstream.deliverHeld(.interrupted)
+                }
+            }
+        }
+    }
+}
+
+extension Signal where Value: EventProtocol, Error == Never {
+    /// Turns a signal of events back into those events: the inverse of
+    /// `materialize()`.
+    ///
+    /// Each event value is sent as that event. An event value that is
+    /// terminal terminates the returned signal with it, which stops the
+    /// observation of upstream. Upstream's own `completed` and `interrupted`
+    /// pass through unchanged.
+    @inlinable
+    public func dematerialize() -> Signal<Value.Value, Value.Error> {
+        liftCore { downstream in
+            { event in
+                switch event {
+                case let .value(carried): downstream.deliverHeld(carried.event)
+                case let .failed(never): switch never {}
+                case .completed: downstream.deliverHeld(.completed)
+                case .interrupted: downstream.deliverHeld(.interrupted)
+                }
+            }
+        }
+    }
+}
+
+extension Signal where Error == Never {
+    /// Turns a signal of results back into values and a failure: the inverse
+    /// of `materializeResults()`.
+    ///
+    /// `.success` is sent as a value; `.failure` is sent as `failed`, which
+    /// terminates the returned signal and stops the observation of upstream.
+    /// Upstream's `completed` and `interrupted` pass through unchanged.
+    @inlinable
+    public func dematerializeResults<Success, Failure>() -> Signal<Success, Failure> where Value == Result<Success, Failure> {
+        liftCore { downstream in
+            { event in
+                switch event {
+                case let .value(.success(value)): downstream.deliverHeld(.value(value))
+                case let .value(.failure(error)): downstream.deliverHeld(.failed(error))
+                case let .failed(never): switch never {}
+                case .completed: downstream.deliverHeld(.completed)
+                case .interrupted: downstream.deliverHeld(.interrupted)
+                }
+            }
+        }
+    }
+}

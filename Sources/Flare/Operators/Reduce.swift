@@ -1,0 +1,40 @@
+extension Signal {
+    /// Combines every value into one result, sent when upstream completes.
+    ///
+    /// On upstream's `completed`, sends the result (`initialResult` if there
+    /// was no value), then completes. Upstream's `failed` and `interrupted`
+    /// are forwarded at once, without a result. Observes upstream until
+    /// either terminates.
+    ///
+    /// - Parameters:
+    ///   - initialResult: The result before any value.
+    ///   - nextPartialResult: Combines the result so far with a value.
+    @inlinable
+    public func reduce<U>(_ initialResult: U, _ nextPartialResult: @escaping (U, Value) -> U) -> Signal<U, Error> {
+        reduce(into: initialResult) { result, value in result = nextPartialResult(result, value) }
+    }
+
+    /// Combines every value into one result, updated in place, and sends it
+    /// when upstream completes.
+    ///
+    /// Same event semantics as `reduce(_:_:)`.
+    @inlinable
+    public func reduce<U>(into initialResult: U, _ nextPartialResult: @escaping (inout U, Value) -> Void) -> Signal<U, Error> {
+        liftCore { downstream in
+            var result = initialResult
+            return { event in
+                switch event {
+                case let .value(value):
+                    nextPartialResult(&result, value)
+                case .completed:
+                    downstream.deliverHeld(.value(result))
+                    downstream.deliverHeld(.completed)
+                case let .failed(error):
+                    downstream.deliverHeld(.failed(error))
+                case .interrupted:
+                    downstream.deliverHeld(.interrupted)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,59 @@
+extension Signal {
+    /// Sends the latest value of this signal paired with each value of
+    /// `sampler`.
+    ///
+    /// - Values: each value of `sampler` sends this signal's latest value
+    ///   with it; a sampler value arriving before this signal has sent any
+    ///   value sends nothing. A latest value may be sent several times.
+    /// - `completed` once both this signal and `sampler` have completed.
+    /// - `failed` when this signal fails.
+    /// - `interrupted` when either input is interrupted.
+    ///
+    /// Both inputs are funnelled through one serialization point. Both input
+    /// observations are disposed as soon as the output terminates, or when it
+    /// has lost every observer and reference.
+    @inlinable
+    public func sample<T>(with sampler: Signal<T, Never>) -> Signal<(Value, T), Error> {
+        funnel({ (downstream: SignalCore<(Value, T), Error>) in
+            var latest: Value?
+            var sourceCompleted = false
+            var samplerCompleted = false
+            return { (tag: Pair<Event, Signal<T, Never>.Event>) in
+                switch tag {
+                case let .first(.value(value)):
+                    latest = value
+                case let .first(.failed(error)):
+                    downstream.deliverHeld(.failed(error))
+                case .first(.completed):
+                    sourceCompleted = true
+                    if samplerCompleted { downstream.deliverHeld(.completed) }
+                case .first(.interrupted), .second(.interrupted):
+                    downstream.deliverHeld(.interrupted)
+                case let .second(.value(samplerValue)):
+                    if let latest { downstream.deliverHeld(.value((latest, samplerValue))) }
+                case .second(.completed):
+                    samplerCompleted = true
+                    if sourceCompleted { downstream.deliverHeld(.completed) }
+                case .second(.failed):
+                    break
+                }
+            }
+        }, connect: { input, observations in
+            observations += self.observe { input.send(value: .first($0)) }
+            observations += sampler.observe { input.send(value: .second($0)) }
+        })
+    }
+
+    /// Sends the latest value of this signal each time `sampler` sends a
+    /// value.
+    ///
+    /// The events are those of `sample(with:)` without the sampler's value:
+    /// nothing for a sampler value arriving before this signal's first value;
+    /// `completed` once both inputs have completed; `failed` when this signal
+    /// fails; `interrupted` when either is interrupted. Both input
+    /// observations are disposed as soon as the output terminates.
+    @inlinable
+    public func sample(on sampler: Signal<(), Never>) -> Signal<Value, Error> {
+        sample(with: sampler).map { $0.0 }
+    }
+}

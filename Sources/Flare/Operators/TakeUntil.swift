@@ -1,0 +1,119 @@
+extension Signal {
+    /// Forwards the events of this signal until `trigger` sends a value or
+    /// completes, and then completes.
+    ///
+    /// - Every event of this signal passes through (its own terminal event
+    ///   ends the output as usual).
+    /// - A value or `completed` of `trigger` sends `completed`.
+    /// - An `interrupted` of `trigger` is ignored: this signal keeps being
+    ///   forwarded, and can no longer be cut short.
+    ///
+    /// Both inputs are funnelled through one serialization point. Both input
+    /// observations are disposed as soon as the output terminates (so once
+    /// the trigger fires, this signal is no longer observed), or when the
+    /// output has lost every observer and reference.
+    @inlinable
+    public func take(until trigger: Signal<(), Never>) -> Signal<Value, Error> {
+        funnel({ (downstream: SignalCore<Value, Error>) in
+            { (tag: Pair<Event, Signal<(), Never>.Event>) in
+                switch tag {
+                case let .first(event):
+                    downstream.deliverHeld(event)
+                case .second(.value), .second(.completed):
+                    downstream.deliverHeld(.completed)
+                case .second:
+                    break
+                }
+            }
+        }, connect: { input, observations in
+            observations += trigger.observe { input.send(value: .second($0)) }
+            observations += self.observe { input.send(value: .first($0)) }
+        })
+    }
+
+    /// Forwards the events of this signal until `replacement` sends its first
+    /// event, then forwards the events of `replacement` instead.
+    ///
+    /// - Before the replacement: values, `failed` and `interrupted` of this
+    ///   signal pass through; its `completed` is ignored, so the output
+    ///   stays open for the replacement.
+    /// - From the first event of `replacement` on (value or terminal), every
+    ///   event of `replacement` passes through, including its terminal event,
+    ///   and nothing more of this signal.
+    ///
+    /// This signal's observation is disposed as soon as `replacement` sends
+    /// its first event. Both observations are disposed as soon as the output
+    /// terminates, or when it has lost every observer and reference.
+    @inlinable
+    public func take(untilReplacement replacement: Signal<Value, Error>) -> Signal<Value, Error> {
+        let sourceObservation = SerialDisposable()
+        return funnel({ (downstream: SignalCore<Value, Error>) in
+            var replaced = false
+            return { (tag: Pair<Event, Event>) in
+                switch tag {
+                case let .first(event):
+                    if replaced { return }
+                    if case .completed = event { return }
+                    downstream.deliverHeld(event)
+                case let .second(event):
+                    if !replaced {
+                        replaced = true
+                        sourceObservation.dispose()
+                    }
+                    downstream.deliverHeld(event)
+                }
+            }
+        }, connect: { input, observations in
+            observations += sourceObservation
+            sourceObservation.inner = self.observe { input.send(value: .first($0)) }
+            observations += replacement.observe { input.send(value: .second($0)) }
+        })
+    }
+
+    /// Drops the events of this signal until `trigger` sends a value or
+    /// completes, and from then on forwards them.
+    ///
+    /// - Before the trigger fires, values of this signal are dropped.
+    /// - A value or `completed` of `trigger` starts forwarding; an
+    ///   `interrupted` of `trigger` is ignored: the output then stays silent,
+    ///   without a terminal event, even after this signal terminates.
+    /// - After the trigger fires, every event of this signal passes through,
+    ///   its terminal event included.
+    /// - If this signal terminated before the trigger fired, the output sends
+    ///   `interrupted` when the trigger fires, as starting to observe a
+    ///   terminated signal does.
+    ///
+    /// The trigger's observation is disposed as soon as it fires. Both
+    /// observations are disposed as soon as the output terminates, or when it
+    /// has lost every observer and reference.
+    @inlinable
+    public func skip(until trigger: Signal<(), Never>) -> Signal<Value, Error> {
+        let triggerObservation = SerialDisposable()
+        let makeAction = { (downstream: SignalCore<Value, Error>) in
+            var triggered = false
+            var sourceTerminated = false
+            return { (tag: Pair<Event, Signal<(), Never>.Event>) in
+                switch tag {
+                case let .first(event):
+                    if triggered {
+                        downstream.deliverHeld(event)
+                    } else if event.isTerminating {
+                        sourceTerminated = true
+                    }
+                case .second(.value), .second(.completed):
+                    if triggered { return }
+                    triggered = true
+                    triggerObservation.dispose()
+                    if sourceTerminated { downstream.deliverHeld(.interrupted) }
+                case .second:
+                    break
+                }
+            }
+        }
+        return funnel(makeAction, interruptsWhenInputsEnd: false) { input, observations in
+            observations += triggerObservation
+            triggerObservation.inner = trigger.observe { input.send(value: .second($0)) }
+            observations += self.observe { input.send(value: .first($0)) }
+        }
+    }
+}

@@ -1,0 +1,39 @@
+extension Signal {
+    /// Pairs each value of this signal with the latest value of `samplee`.
+    ///
+    /// - Values: each value of this signal sends the pair with `samplee`'s
+    ///   latest value; a value sent before `samplee` has sent any is dropped.
+    /// - Terminal events of this signal (`completed`, `failed`,
+    ///   `interrupted`) pass through at once.
+    /// - Every terminal event of `samplee` is ignored: its last value keeps
+    ///   being used.
+    ///
+    /// Both inputs are funnelled through one serialization point. Both input
+    /// observations are disposed as soon as the output terminates, or when it
+    /// has lost every observer and reference.
+    @inlinable
+    public func withLatest<U>(from samplee: Signal<U, Never>) -> Signal<(Value, U), Error> {
+        funnel({ (downstream: SignalCore<(Value, U), Error>) in
+            var latest: U?
+            return { (tag: Pair<Event, Signal<U, Never>.Event>) in
+                switch tag {
+                case let .first(.value(value)):
+                    if let latest { downstream.deliverHeld(.value((value, latest))) }
+                case let .first(.failed(error)):
+                    downstream.deliverHeld(.failed(error))
+                case .first(.completed):
+                    downstream.deliverHeld(.completed)
+                case .first(.interrupted):
+                    downstream.deliverHeld(.interrupted)
+                case let .second(.value(value)):
+                    latest = value
+                case .second:
+                    break
+                }
+            }
+        }, connect: { input, observations in
+            observations += samplee.observe { input.send(value: .second($0)) }
+            observations += self.observe { input.send(value: .first($0)) }
+        })
+    }
+}

@@ -1,0 +1,90 @@
+import Flare
+import Testing
+
+private typealias S = Step<Int, TestError, Int, TestError>
+private let error1 = TestError(code: 1)
+private let error2 = TestError(code: 2)
+
+@Suite("merge")
+struct MergeOperatorTests {
+    private func merged(_ a: Signal<Int, TestError>, _ b: Signal<Int, TestError>) -> Signal<Int, TestError> {
+        a.merge(with: b)
+    }
+
+    @Test("values of both inputs as they arrive; completed once both completed")
+    func valuesAndCompletion() {
+        let steps: [S] = [.a(.value(1)), .b(.value(10)), .a(.value(2)), .a(.completed), .b(.value(20)), .b(.completed)]
+        let expected = ["v1", "v10", "v2", "v20", "completed"]
+        #expect(play(merged, steps) == expected)
+        #expect(play({ Signal.merge($0, $1) }, steps) == expected)
+        #expect(play({ Signal.merge([$0, $1]) }, steps) == expected)
+        #expect(play(merged, [.b(.completed), .a(.value(1))]) == ["v1"])
+    }
+
+    @Test("the first failure or interruption of either input ends the output")
+    func failureAndInterruption() {
+        #expect(play(merged, [.a(.value(1)), .b(.failed(error2)), .a(.value(2)), .a(.failed(error1))])
+            == ["v1", "failed(E2)"])
+        #expect(play(merged, [.a(.completed), .b(.failed(error2))]) == ["failed(E2)"])
+        #expect(play(merged, [.a(.interrupted), .b(.value(1))]) == ["interrupted"])
+        #expect(play(merged, [.b(.value(1)), .a(.completed), .b(.interrupted)]) == ["v1", "interrupted"])
+    }
+
+    @Test("merge of many; merge of none has already completed")
+    func many() {
+        let pipes = (0..<4).map { _ in Signal<Int, Never>.pipe() }
+        let log = Recorder<String>()
+        Signal.merge(pipes.map(\.output)).observe { log.append(describe($0)) }
+        for (index, pipe) in pipes.enumerated().reversed() { pipe.input.send(value: index) }
+        for pipe in pipes { pipe.input.sendCompleted() }
+        #expect(log.items == ["v3", "v2", "v1", "v0", "completed"])
+
+        let none = Recorder<String>()
+        Signal.merge([Signal<Int, Never>]()).observe { none.append(describe($0)) }
+        #expect(none.items == ["interrupted"])
+    }
+
+    @Test("a terminal event disposes every input observation; so does abandoning the output")
+    func disposal() {
+        let (a, aInput) = Signal<Int, TestError>.pipe()
+        let (b, bInput) = Signal<Int, TestError>.pipe()
+        let aWatch = WeakCanary()
+        let bWatch = WeakCanary()
+        let log = Recorder<String>()
+        a.tracked(by: aWatch).merge(with: b.tracked(by: bWatch)).observe { log.append(describe($0)) }
+        aInput.send(value: 1)
+        #expect(aWatch.isAlive && bWatch.isAlive)
+        bInput.sendInterrupted()
+        #expect(!aWatch.isAlive && !bWatch.isAlive)
+        aInput.send(value: 2)
+        #expect(log.items == ["v1", "interrupted"])
+
+        let (c, cInput) = Signal<Int, Never>.pipe()
+        let (d, dInput) = Signal<Int, Never>.pipe()
+        do {
+            _ = c.tracked(by: aWatch).merge(with: d.tracked(by: bWatch))
+        }
+        #expect(!aWatch.isAlive && !bWatch.isAlive)
+        withExtendedLifetime((cInput, dInput)) {}
+    }
+
+    @Test("two inputs sending from two threads: every value once, per-input order, serialized")
+    func stress() {
+        let (a, aInput) = Signal<Int, Never>.pipe()
+        let (b, bInput) = Signal<Int, Never>.pipe()
+        let probe = DeliveryProbe(a.merge(with: b))
+        concurrently({
+            for i in 1...stressCount { aInput.send(value: i) }
+            aInput.sendCompleted()
+        }, {
+            for i in 1...stressCount { bInput.send(value: -i) }
+            bInput.sendCompleted()
+        })
+        let values = probe.values
+        #expect(probe.isClean)
+        #expect(values.count == 2 * stressCount)
+        #expect(values.filter { $0 > 0 } == Array(1...stressCount))
+        #expect(values.filter { $0 < 0 } == (1...stressCount).map { -$0 })
+        #expect(probe.terminals == ["completed"])
+    }
+}

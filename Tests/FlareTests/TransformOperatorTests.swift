@@ -1,0 +1,199 @@
+import Flare
+import Testing
+
+@Suite("Transform operators")
+struct TransformOperatorTests {
+    @Test("skipNil unwraps non-nil values, drops nils, forwards each terminal")
+    func skipNil() {
+        #expect(run([.value(1), .value(nil), .value(3), .completed]) { (s: Signal<Int?, TestError>) in s.skipNil() }
+            == ["v1", "v3", "completed"])
+        #expect(run([.value(nil), .value(2), .failed(e1)]) { (s: Signal<Int?, TestError>) in s.skipNil() }
+            == ["v2", "failed(E1)"])
+        #expect(run([.value(2), .interrupted]) { (s: Signal<Int?, TestError>) in s.skipNil() }
+            == ["v2", "interrupted"])
+    }
+
+    @Test("promoteError changes the error type only")
+    func promoteError() {
+        let promoted = runNever([.value(1), .value(2), .completed]) { $0.promoteError(TestError.self) }
+        #expect(promoted == ["v1", "v2", "completed"])
+        #expect(runNever([.value(1), .interrupted]) { $0.promoteError(TestError.self) } == ["v1", "interrupted"])
+        // Type context alone picks the generic form.
+        let (signal, _) = Signal<Int, Never>.pipe()
+        let typed: Signal<Int, TestError> = signal.promoteError()
+        _ = typed
+        // Without context, the identity overload returns the very same signal.
+        #expect(signal.promoteError() === signal)
+    }
+
+    @Test("promoteValue changes the value type only")
+    func promoteValue() {
+        #expect(run([Signal<Never, TestError>.Event.completed]) { $0.promoteValue(Int.self) } == ["completed"])
+        #expect(run([Signal<Never, TestError>.Event.failed(e1)]) { $0.promoteValue(Int.self) } == ["failed(E1)"])
+        #expect(run([Signal<Never, TestError>.Event.interrupted]) { $0.promoteValue(Int.self) } == ["interrupted"])
+        let (signal, _) = Signal<Never, TestError>.pipe()
+        #expect(signal.promoteValue() === signal)
+    }
+
+    @Test("negate sends the logical NOT of each value")
+    func negate() {
+        #expect(run([.value(true), .value(false), .completed]) { $0.negate() } == ["vfalse", "vtrue", "completed"])
+        #expect(run([.value(true), .failed(e1)]) { $0.negate() } == ["vfalse", "failed(E1)"])
+        #expect(run([.value(false), .interrupted]) { $0.negate() } == ["vtrue", "interrupted"])
+    }
+
+    @Test("attempt forwards values until the action fails, then fails and stops observing upstream")
+    func attempt() {
+        let (signal, input) = Signal<Int, TestError>.pipe()
+        let probe = UpstreamProbe()
+        let calls = Counter()
+        let log = Recorder<String>()
+        probe.wrap(signal).attempt { value -> Result<(), TestError> in
+            calls.increment()
+            return value < 3 ? .success(()) : .failure(TestError(code: value))
+        }.observe { log.append(describe($0)) }
+        input.send(value: 1)
+        input.send(value: 2)
+        #expect(probe.isObserved)
+        input.send(value: 3)
+        #expect(log.items == ["v1", "v2", "failed(E3)"])
+        #expect(!probe.isObserved)
+        input.send(value: 1)
+        #expect(probe.reached.count == 3)
+        #expect(calls.count == 3)
+        #expect(log.items == ["v1", "v2", "failed(E3)"])
+        // Upstream's own terminal events pass through.
+        #expect(run([.value(1), .completed]) { $0.attempt { _ in .success(()) } } == ["v1", "completed"])
+        #expect(run([.value(1), .failed(e1)]) { $0.attempt { _ in .success(()) } } == ["v1", "failed(E1)"])
+        #expect(run([.value(1), .interrupted]) { $0.attempt { _ in .success(()) } } == ["v1", "interrupted"])
+    }
+
+    @Test("attemptMap sends successes, fails on the first failure and stops observing upstream")
+    func attemptMap() {
+        let (signal, input) = Signal<Int, TestError>.pipe()
+        let probe = UpstreamProbe()
+        let log = Recorder<String>()
+        probe.wrap(signal).attemptMap { value -> Result<String, TestError> in
+            value > 0 ? .success("n\(value)") : .failure(TestError(code: 9))
+        }.observe { log.append(describe($0)) }
+        input.send(value: 1)
+        input.send(value: 0)
+        #expect(!probe.isObserved)
+        input.send(value: 2)
+        #expect(log.items == ["vn1", "failed(E9)"])
+        #expect(run([.value(1), .completed]) { $0.attemptMap { .success($0 * 2) } } == ["v2", "completed"])
+        #expect(run([.value(1), .failed(e1)]) { $0.attemptMap { .success($0 * 2) } } == ["v2", "failed(E1)"])
+        #expect(run([.value(1), .interrupted]) { $0.attemptMap { .success($0 * 2) } } == ["v2", "interrupted"])
+    }
+
+    @Test("throwing attempt and attemptMap, from Never and from any Error")
+    func throwingAttempt() {
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let log = Recorder<String>()
+        let probe = UpstreamProbe()
+        let attempted: Signal<Int, any Error> = probe.wrap(signal).attempt { value in
+            if value == 2 { throw TestError(code: 2) }
+        }
+        attempted.observe { log.append(describe($0)) }
+        let mapped: Signal<String, any Error> = signal.attemptMap { value in
+            if value == 3 { throw TestError(code: 3) }
+            return "s\(value)"
+        }
+        let mappedLog = Recorder<String>()
+        mapped.observe { mappedLog.append(describe($0)) }
+        input.send(value: 1)
+        input.send(value: 2)
+        input.send(value: 3)
+        input.send(value: 4)
+        #expect(log.items == ["v1", "failed(E2)"])
+        #expect(!probe.isObserved)
+        #expect(mappedLog.items == ["vs1", "vs2", "failed(E3)"])
+
+        let (anySignal, anyInput) = Signal<Int, any Error>.pipe()
+        let anyLog = Recorder<String>()
+        anySignal.attemptMap { value -> Int in
+            if value < 0 { throw TestError(code: value) }
+            return value + 100
+        }.observe { anyLog.append(describe($0)) }
+        anyInput.send(value: 1)
+        anyInput.send(value: -4)
+        #expect(anyLog.items == ["v101", "failed(E-4)"])
+    }
+
+    @Test("on runs event, kind, terminated, then delivers; disposed once the signal ends")
+    func onOrder() {
+        for (terminal, name) in [(Signal<Int, TestError>.Event.completed, "completed"),
+                                 (.failed(e1), "failed E1"), (.interrupted, "interrupted")] {
+            let (signal, input) = Signal<Int, TestError>.pipe()
+            let log = Recorder<String>()
+            signal.on(
+                event: { log.append("event \(describe($0))") },
+                failed: { log.append("failed \($0)") },
+                completed: { log.append("completed") },
+                interrupted: { log.append("interrupted") },
+                terminated: { log.append("terminated") },
+                disposed: { log.append("disposed") },
+                value: { log.append("value \($0)") }
+            ).observe { log.append("down \(describe($0))") }
+            input.send(value: 1)
+            input.send(terminal)
+            input.send(value: 2)
+            let terminalDescription = describe(terminal)
+            #expect(log.items == [
+                "event v1", "value 1", "down v1",
+                "event \(terminalDescription)", name, "terminated", "down \(terminalDescription)",
+                "disposed",
+            ])
+        }
+    }
+
+    @Test("on(disposed:) runs when the last observer leaves, and the upstream observation goes")
+    func onDisposedByObserver() {
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let probe = UpstreamProbe()
+        let disposed = Counter()
+        let values = Counter()
+        let disposable = probe.wrap(signal).on(disposed: { disposed.increment() }, value: { _ in values.increment() })
+            .observeValues { _ in }
+        input.send(value: 1)
+        #expect(disposed.count == 0)
+        #expect(probe.isObserved)
+        disposable?.dispose()
+        #expect(disposed.count == 1)
+        #expect(!probe.isObserved)
+        input.send(value: 2)
+        #expect(values.count == 1)
+        #expect(disposed.count == 1)
+    }
+
+    @Test("logEvents reports the chosen events with identifier and call site")
+    func logEvents() {
+        let (signal, input) = Signal<Int, TestError>.pipe()
+        let lines = Recorder<String>()
+        let sites = Recorder<String>()
+        let line = #line + 1
+        signal.logEvents(identifier: "nums") { identifier, event, fileName, functionName, lineNumber in
+            lines.append("[\(identifier)] \(event)")
+            sites.append("\(fileName.hasSuffix("TransformOperatorTests.swift")) \(functionName) \(lineNumber == line)")
+        }.observe { _ in }
+        input.send(value: 1)
+        input.send(error: TestError(code: 5))
+        #expect(lines.items == ["[nums] value 1", "[nums] failed E5", "[nums] terminated", "[nums] disposed"])
+        #expect(Set(sites.items) == ["true logEvents() true"])
+
+        let (other, otherInput) = Signal<Int, TestError>.pipe()
+        let chosen = Recorder<String>()
+        other.logEvents(events: [.value, .completed]) { _, event, _, _, _ in chosen.append(event) }
+            .observe { _ in }
+        otherInput.send(value: 7)
+        otherInput.sendCompleted()
+        #expect(chosen.items == ["value 7", "completed"])
+
+        let (third, thirdInput) = Signal<Int, TestError>.pipe()
+        let interrupted = Recorder<String>()
+        third.logEvents(events: [.interrupted]) { _, event, _, _, _ in interrupted.append(event) }.observe { _ in }
+        thirdInput.send(value: 1)
+        thirdInput.sendInterrupted()
+        #expect(interrupted.items == ["interrupted"])
+    }
+}
