@@ -1,0 +1,342 @@
+/*
+ * client.c — the reference client (see client.h). Each function names the
+ * SignalCore.swift method it mirrors; the control flow is kept line for line.
+ */
+#include "client.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+bool client_keep_released = true;
+
+static volatile AO_t observers_created, observers_released, nodes_created, nodes_freed;
+static volatile AO_t sends_queued, disposals_released, disposals_deferred;
+
+/* Released contexts kept poisoned until client_reap (test-only; a mutex is fine). */
+static pthread_mutex_t graveyard_lock = PTHREAD_MUTEX_INITIALIZER;
+static client_observer **graveyard;
+static size_t graveyard_count, graveyard_capacity;
+
+static void *must(void *p) {
+    if (!p) {
+        fputs("client: out of memory\n", stderr);
+        abort();
+    }
+    return p;
+}
+
+#define CLIENT_REQUIRE(cond)                                                           \
+    do {                                                                               \
+        if (!(cond)) {                                                                 \
+            fprintf(stderr, "%s:%d: client invariant violated: %s\n", __FILE__,        \
+                    __LINE__, #cond);                                                  \
+            abort();                                                                   \
+        }                                                                              \
+    } while (0)
+
+client_stats client_get_stats(void) {
+    return (client_stats){
+        (long)AO_load(&observers_created), (long)AO_load(&observers_released),
+        (long)AO_load(&nodes_created), (long)AO_load(&nodes_freed),
+        (long)AO_load(&sends_queued), (long)AO_load(&disposals_released),
+        (long)AO_load(&disposals_deferred)};
+}
+
+client_observer *client_observer_new(client_action action, void *user) {
+    client_observer *o = must(malloc(sizeof *o));
+    o->magic = CLIENT_OBSERVER_LIVE;
+    o->action = action;
+    o->user = user;
+    o->in_call = 0;
+    AO_fetch_and_add_full(&observers_created, 1);
+    return o;
+}
+
+void client_observer_release(void *ctx) {
+    client_observer *o = ctx;
+    if (!o) return;
+    CLIENT_REQUIRE(o->magic == CLIENT_OBSERVER_LIVE); /* released exactly once */
+    CLIENT_REQUIRE(AO_load(&o->in_call) == 0);        /* never while it runs */
+    o->magic = CLIENT_OBSERVER_RELEASED;
+    AO_fetch_and_add_full(&observers_released, 1);
+    if (!client_keep_released) {
+        free(o);
+        return;
+    }
+    pthread_mutex_lock(&graveyard_lock);
+    if (graveyard_count == graveyard_capacity) {
+        graveyard_capacity = graveyard_capacity ? graveyard_capacity * 2 : 64;
+        graveyard = must(realloc(graveyard, graveyard_capacity * sizeof *graveyard));
+    }
+    graveyard[graveyard_count++] = o;
+    pthread_mutex_unlock(&graveyard_lock);
+}
+
+void client_reap(void) {
+    pthread_mutex_lock(&graveyard_lock);
+    for (size_t i = 0; i < graveyard_count; i++) free(graveyard[i]);
+    free(graveyard);
+    graveyard = NULL;
+    graveyard_count = graveyard_capacity = 0;
+    pthread_mutex_unlock(&graveyard_lock);
+}
+
+/* Calls an observer (`_withUnsafeGuaranteedRef { $0.action(event) }`). */
+static void call(void *ctx, client_event ev) {
+    client_observer *o = ctx;
+    CLIENT_REQUIRE(o->magic == CLIENT_OBSERVER_LIVE); /* no use after release */
+    CLIENT_REQUIRE(AO_fetch_compare_and_swap_full(&o->in_call, 0, 1) == 0);
+    o->action(o, ev);
+    CLIENT_REQUIRE(o->magic == CLIENT_OBSERVER_LIVE); /* not released under us */
+    AO_store_release(&o->in_call, 0);
+}
+
+static void release_thunk(void *ctx) { client_observer_release(ctx); }
+
+/* Event nodes: the C node header, then the event (makeNode / takeEvent). */
+typedef struct client_node {
+    flare_node node;
+    client_event ev;
+} client_node;
+
+static flare_node *make_node(client_event ev) {
+    client_node *n = must(malloc(sizeof *n));
+    n->node.next = NULL;
+    n->node.kind = FLARE_NODE_EVENT;
+    n->ev = ev;
+    AO_fetch_and_add_full(&nodes_created, 1);
+    return &n->node;
+}
+
+static client_event take_event(flare_node *node) {
+    client_node *n = (client_node *)node;
+    CLIENT_REQUIRE(node->kind == FLARE_NODE_EVENT);
+    client_event ev = n->ev;
+    free(n);
+    AO_fetch_and_add_full(&nodes_freed, 1);
+    return ev;
+}
+
+/* ---------------------------------------------------------------------------- */
+
+void client_signal_init_root(client_signal *s) {
+    flare_serial_init(&s->own_serial);
+    s->serial = &s->own_serial;
+    flare_core_init(&s->core, s->serial);
+    s->is_root = true;
+    s->lifetime_ended = 0;
+    s->delivering = 0;
+}
+
+void client_signal_init_derived(client_signal *s, client_signal *upstream) {
+    s->serial = upstream->serial;
+    flare_core_init(&s->core, s->serial);
+    s->is_root = false;
+    s->lifetime_ended = 0;
+    s->delivering = 0;
+}
+
+void client_signal_destroy(client_signal *s) { flare_core_destroy(&s->core, release_thunk); }
+
+static void end_lifetime(client_signal *s) { AO_fetch_and_add_full(&s->lifetime_ended, 1); }
+
+static bool deliver(client_signal *s, client_event ev);
+static void finish_root_termination(client_signal *s, flare_node *pending);
+
+/* completeRemoval */
+static void complete_removal(flare_node *node) {
+    flare_entry *e = flare_entry_of_removal(node);
+    client_observer_release(e->ctx);
+    flare_entry_unref(e);
+}
+
+/* drain */
+static void drain(client_signal *s, flare_node *first) {
+    flare_node *next = first;
+    for (;;) {
+        while (next) {
+            flare_node *node = next;
+            next = node->next;
+            if (node->kind == FLARE_NODE_REMOVAL) {
+                complete_removal(node);
+            } else if (deliver(s, take_event(node))) {
+                finish_root_termination(s, next);
+                return;
+            }
+        }
+        flare_node *more = flare_serial_release(s->serial);
+        if (!more) return;
+        next = more;
+    }
+}
+
+/* finishRootTermination */
+static void finish_root_termination(client_signal *s, flare_node *pending) {
+    flare_node *next = pending;
+    flare_node *closed = flare_serial_close(s->serial);
+    for (;;) {
+        while (next) {
+            flare_node *node = next;
+            next = node->next;
+            if (node->kind == FLARE_NODE_REMOVAL) {
+                complete_removal(node);
+            } else {
+                (void)take_event(node);
+            }
+        }
+        if (!closed) break;
+        next = closed;
+        closed = NULL;
+    }
+    end_lifetime(s);
+}
+
+/* sendQueued */
+static void send_queued(client_signal *s, client_event ev) {
+    if (flare_serial_peek(s->serial) == FLARE_SERIAL_CLOSED) return;
+    flare_node *node = make_node(ev);
+    switch (flare_serial_push(s->serial, node, true)) {
+    case FLARE_PUSH_QUEUED:
+        AO_fetch_and_add_full(&sends_queued, 1);
+        return;
+    case FLARE_PUSH_ACQUIRED:
+        if (deliver(s, take_event(node))) {
+            finish_root_termination(s, NULL);
+        } else {
+            flare_node *pending = flare_serial_release(s->serial);
+            if (pending) drain(s, pending);
+        }
+        return;
+    default:
+        (void)take_event(node);
+    }
+}
+
+/* send */
+void client_send(client_signal *s, client_event ev) {
+    CLIENT_REQUIRE(s->is_root);
+    if (flare_serial_try_acquire(s->serial)) {
+        if (deliver(s, ev)) {
+            finish_root_termination(s, NULL);
+        } else {
+            flare_node *pending = flare_serial_release(s->serial);
+            if (pending) drain(s, pending);
+        }
+    } else {
+        send_queued(s, ev);
+    }
+}
+
+/* deliverTerminal */
+static bool deliver_terminal(client_signal *s, client_event ev) {
+    if (!flare_core_begin_termination(&s->core)) return false;
+    size_t count = s->core.count;
+    flare_entry **items = s->core.items;
+    for (size_t i = 0; i < count; i++) {
+        flare_entry *e = items[i];
+        if (flare_entry_claim(e, FLARE_ENTRY_DONE)) {
+            call(e->ctx, ev);
+            client_observer_release(e->ctx);
+        }
+    }
+    flare_core_drop_items(&s->core);
+    flare_entry *late = flare_core_seal(&s->core);
+    while (late) {
+        flare_entry *e = late;
+        late = e->add_next;
+        if (flare_entry_claim(e, FLARE_ENTRY_DONE)) {
+            call(e->ctx, client_terminal(CLIENT_INTERRUPTED));
+            client_observer_release(e->ctx);
+        }
+        flare_entry_unref(e);
+    }
+    return true;
+}
+
+/* deliver (plus the serialization check) */
+static bool deliver(client_signal *s, client_event ev) {
+    CLIENT_REQUIRE(AO_fetch_and_add_full(&s->delivering, 1) == 0);
+    CLIENT_REQUIRE(flare_serial_peek(s->serial) != FLARE_SERIAL_IDLE &&
+                   flare_serial_peek(s->serial) != FLARE_SERIAL_CLOSED);
+    bool terminated = false;
+    flare_core_splice(&s->core);
+    if (ev.kind != CLIENT_VALUE) {
+        terminated = deliver_terminal(s, ev);
+    } else if (s->core.count != 0) {
+        size_t count = s->core.count;
+        flare_entry **items = s->core.items;
+        size_t dead = 0;
+        for (size_t i = 0; i < count; i++) {
+            flare_entry *e = items[i];
+            if (flare_entry_is_active(e)) {
+                call(e->ctx, ev);
+            } else {
+                dead++;
+            }
+        }
+        flare_core_note_dead(&s->core, dead);
+    }
+    AO_fetch_and_add_full(&s->delivering, (AO_t)-1);
+    return terminated;
+}
+
+/* deliverHeld */
+void client_deliver_held(client_signal *s, client_event ev) {
+    CLIENT_REQUIRE(!s->is_root);
+    if (deliver(s, ev)) end_lifetime(s);
+}
+
+/* observe */
+client_observation *client_observe(client_signal *s, client_observer *o) {
+    flare_core_retain(&s->core);
+    flare_entry *e = flare_entry_new(o);
+    if (flare_core_attach(&s->core, e) == FLARE_ATTACHED) {
+        client_observation *h = must(malloc(sizeof *h));
+        h->signal = s;
+        h->entry = e;
+        return h;
+    }
+    if (flare_entry_claim(e, FLARE_ENTRY_DONE)) {
+        call(o, client_terminal(CLIENT_INTERRUPTED));
+        client_observer_release(e->ctx);
+    }
+    flare_entry_unref(e);
+    client_drop_retainer(s);
+    return NULL;
+}
+
+/* dispose */
+flare_dispose_result client_dispose(client_observation *h) {
+    flare_dispose_result r = flare_entry_dispose(&h->signal->core, h->entry);
+    switch (r) {
+    case FLARE_DISPOSE_RELEASE:
+        AO_fetch_and_add_full(&disposals_released, 1);
+        client_observer_release(h->entry->ctx);
+        client_drop_retainer(h->signal);
+        break;
+    case FLARE_DISPOSE_DEFERRED:
+        AO_fetch_and_add_full(&disposals_deferred, 1);
+        client_drop_retainer(h->signal);
+        break;
+    default:
+        break;
+    }
+    return r;
+}
+
+void client_observation_free(client_observation *h) {
+    if (!h) return;
+    flare_entry_unref(h->entry);
+    free(h);
+}
+
+/* dropRetainer */
+void client_drop_retainer(client_signal *s) {
+    if (!flare_core_release(&s->core)) return;
+    if (s->is_root) {
+        client_send(s, client_terminal(CLIENT_INTERRUPTED));
+    } else if (flare_core_abandon(&s->core)) {
+        end_lifetime(s);
+    }
+}

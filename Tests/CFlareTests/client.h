@@ -1,0 +1,128 @@
+/*
+ * client.h — a reference client of the C core, for tests and the fuzzer.
+ *
+ * It drives flare.h exactly the way Sources/Flare/SignalCore.swift does
+ * (send, sendQueued, drain, deliver, deliverTerminal, finishRootTermination,
+ * observe, dispose, dropRetainer, deliverHeld), with C structs in place of
+ * Swift objects, so the core's protocol can be tested, stressed, fuzzed and
+ * run under valgrind without the Swift runtime. Keep it in step with
+ * SignalCore.swift: a divergence here makes the C tests prove nothing.
+ *
+ * On top of the Swift behaviour it checks, at every call, what the Swift code
+ * can only hope for: an observer is never called after its context was
+ * released, a context is released exactly once, and no two deliveries of one
+ * signal (or to one observer) overlap.
+ */
+#ifndef FLARE_TEST_CLIENT_H
+#define FLARE_TEST_CLIENT_H
+
+#include "flare.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum {
+    CLIENT_VALUE = 0,
+    CLIENT_COMPLETED = 1,
+    CLIENT_FAILED = 2,
+    CLIENT_INTERRUPTED = 3,
+};
+
+typedef struct client_event {
+    int kind;
+    long value;
+} client_event;
+
+static inline client_event client_value(long v) { return (client_event){CLIENT_VALUE, v}; }
+static inline client_event client_terminal(int kind) { return (client_event){kind, 0}; }
+
+enum {
+    CLIENT_OBSERVER_LIVE = 0x0b5e1ea5u,
+    CLIENT_OBSERVER_RELEASED = 0xdeadbeefu,
+};
+
+typedef struct client_observer client_observer;
+typedef void (*client_action)(client_observer *self, client_event ev);
+
+/** An observer context: what Swift's `Signal.Observer` object is. */
+struct client_observer {
+    unsigned magic;
+    client_action action;
+    void *user;
+    /** Non-zero while a delivery to this observer runs (overlap detector). */
+    volatile AO_t in_call;
+};
+
+/** A signal: a core plus the serial word of its domain. */
+typedef struct client_signal {
+    flare_serial *serial;
+    flare_serial own_serial;
+    flare_core core;
+    bool is_root;
+    /** Times the generator's lifetime ended; must end up 0 or 1. */
+    volatile AO_t lifetime_ended;
+    /** Threads inside `deliver` of this signal (serialization detector). */
+    volatile AO_t delivering;
+} client_signal;
+
+/** What `observe` returns: Swift's `Observation` disposable. */
+typedef struct client_observation {
+    client_signal *signal;
+    flare_entry *entry;
+} client_observation;
+
+/* Observer contexts ------------------------------------------------------- */
+
+/** A retained observer context (Unmanaged.passRetained). */
+client_observer *client_observer_new(client_action action, void *user);
+
+/** Releases a context (releaseObserverContext): exactly once per context. */
+void client_observer_release(void *ctx);
+
+/**
+ * When true (the default), released contexts are kept, poisoned, until
+ * `client_reap`, so a late call is caught by a check instead of being a
+ * silent use-after-free. When false they are freed at once, for ASan and
+ * valgrind to catch.
+ */
+extern bool client_keep_released;
+
+/** Frees the contexts kept by `client_keep_released`. */
+void client_reap(void);
+
+typedef struct client_stats {
+    long observers_created, observers_released;
+    long nodes_created, nodes_freed;
+    long sends_queued;                          /* behind another drainer */
+    long disposals_released, disposals_deferred; /* RELEASE vs DEFERRED */
+} client_stats;
+
+client_stats client_get_stats(void);
+
+/* Signals ------------------------------------------------------------------ */
+
+void client_signal_init_root(client_signal *s);
+/** A derived signal in `upstream`'s domain (what a unary operator makes). */
+void client_signal_init_derived(client_signal *s, client_signal *upstream);
+/** SignalCore.deinit: only once nothing else can reach the signal. */
+void client_signal_destroy(client_signal *s);
+
+/** SignalCore.send, for root signals, from any thread. */
+void client_send(client_signal *s, client_event ev);
+
+/** SignalCore.deliverHeld: delivery to a derived signal from inside its upstream's. */
+void client_deliver_held(client_signal *s, client_event ev);
+
+/** SignalCore.observe; NULL (after delivering `interrupted`) if terminated. */
+client_observation *client_observe(client_signal *s, client_observer *o);
+
+/** Observation.dispose / SignalCore.dispose. Returns what the core said. */
+flare_dispose_result client_dispose(client_observation *h);
+
+/** Observation.deinit: drops the handle's reference to the entry. */
+void client_observation_free(client_observation *h);
+
+/** SignalCore.dropRetainer, for the Signal handle going away. */
+void client_drop_retainer(client_signal *s);
+
+#endif

@@ -1,0 +1,357 @@
+/*
+ * test_core.c — single-threaded tests of the core's three structures, driven
+ * directly through flare.h: the serial word, entries, and the bag.
+ */
+#include "flare.h"
+#include "harness.h"
+
+HARNESS_STATE;
+
+static flare_node nodes[8];
+
+static void init_nodes(void) {
+    for (int i = 0; i < 8; i++) nodes[i] = (flare_node){NULL, FLARE_NODE_EVENT};
+}
+
+/* ---- serial word ---------------------------------------------------------- */
+
+static void serial_acquire_and_release_idle(void) {
+    flare_serial s;
+    flare_serial_init(&s);
+    CHECK_EQ(flare_serial_peek(&s), FLARE_SERIAL_IDLE);
+    CHECK(flare_serial_try_acquire(&s));
+    CHECK_EQ(flare_serial_peek(&s), FLARE_SERIAL_BUSY);
+    CHECK(!flare_serial_try_acquire(&s)); /* exactly one drainer */
+    CHECK(flare_serial_release(&s) == NULL);
+    CHECK_EQ(flare_serial_peek(&s), FLARE_SERIAL_IDLE);
+    CHECK(flare_serial_try_acquire(&s));
+    CHECK(flare_serial_release(&s) == NULL);
+}
+
+static void serial_push_on_idle(void) {
+    flare_serial s;
+    flare_serial_init(&s);
+    init_nodes();
+    CHECK_EQ(flare_serial_push(&s, &nodes[0], false), FLARE_PUSH_IDLE);
+    CHECK_EQ(flare_serial_peek(&s), FLARE_SERIAL_IDLE);
+    CHECK_EQ(flare_serial_push(&s, &nodes[0], true), FLARE_PUSH_ACQUIRED);
+    CHECK_EQ(flare_serial_peek(&s), FLARE_SERIAL_BUSY); /* node not pushed */
+    CHECK(flare_serial_release(&s) == NULL);
+}
+
+static void serial_release_returns_fifo(void) {
+    flare_serial s;
+    flare_serial_init(&s);
+    init_nodes();
+    CHECK(flare_serial_try_acquire(&s));
+    for (int i = 0; i < 5; i++) CHECK_EQ(flare_serial_push(&s, &nodes[i], true), FLARE_PUSH_QUEUED);
+    flare_node *n = flare_serial_release(&s);
+    CHECK_EQ(flare_serial_peek(&s), FLARE_SERIAL_BUSY); /* still held */
+    for (int i = 0; i < 5; i++) {
+        CHECK(n == &nodes[i]);
+        n = n->next;
+    }
+    CHECK(n == NULL);
+    /* Pushed while the batch is processed: the next batch, again FIFO. */
+    CHECK_EQ(flare_serial_push(&s, &nodes[5], false), FLARE_PUSH_QUEUED);
+    CHECK_EQ(flare_serial_push(&s, &nodes[6], false), FLARE_PUSH_QUEUED);
+    n = flare_serial_release(&s);
+    CHECK(n == &nodes[5] && n->next == &nodes[6] && nodes[6].next == NULL);
+    CHECK(flare_serial_release(&s) == NULL);
+    CHECK_EQ(flare_serial_peek(&s), FLARE_SERIAL_IDLE);
+}
+
+static void serial_close_returns_pending_and_stays_closed(void) {
+    flare_serial s;
+    flare_serial_init(&s);
+    init_nodes();
+    CHECK(flare_serial_try_acquire(&s));
+    CHECK_EQ(flare_serial_push(&s, &nodes[0], true), FLARE_PUSH_QUEUED);
+    CHECK_EQ(flare_serial_push(&s, &nodes[1], true), FLARE_PUSH_QUEUED);
+    flare_node *n = flare_serial_close(&s);
+    CHECK(n == &nodes[0] && n->next == &nodes[1] && nodes[1].next == NULL);
+    CHECK_EQ(flare_serial_peek(&s), FLARE_SERIAL_CLOSED);
+    CHECK(!flare_serial_try_acquire(&s));
+    CHECK_EQ(flare_serial_push(&s, &nodes[2], true), FLARE_PUSH_CLOSED);
+    CHECK_EQ(flare_serial_push(&s, &nodes[2], false), FLARE_PUSH_CLOSED);
+    CHECK_EQ(flare_serial_peek(&s), FLARE_SERIAL_CLOSED);
+}
+
+static void serial_close_with_nothing_pending(void) {
+    flare_serial s;
+    flare_serial_init(&s);
+    CHECK(flare_serial_try_acquire(&s));
+    CHECK(flare_serial_close(&s) == NULL);
+    CHECK_EQ(flare_serial_peek(&s), FLARE_SERIAL_CLOSED);
+}
+
+/* ---- entries -------------------------------------------------------------- */
+
+static int ctx_a;
+
+static void entry_claim_exactly_once(void) {
+    long live = flare_debug_live_entries();
+    flare_entry *e = flare_entry_new(&ctx_a);
+    CHECK_EQ(flare_debug_live_entries(), live + 1);
+    CHECK(e->ctx == &ctx_a);
+    CHECK(flare_entry_is_active(e));
+    CHECK(flare_entry_claim(e, FLARE_ENTRY_DONE));
+    CHECK(!flare_entry_is_active(e));
+    CHECK(!flare_entry_claim(e, FLARE_ENTRY_DONE));
+    CHECK(!flare_entry_claim(e, FLARE_ENTRY_DISPOSED));
+    CHECK_EQ(e->word & FLARE_ENTRY_STATE_MASK, FLARE_ENTRY_DONE);
+    flare_entry_unref(e);
+    flare_entry_unref(e);
+    CHECK_EQ(flare_debug_live_entries(), live);
+}
+
+static void entry_refcount_frees_with_last(void) {
+    long live = flare_debug_live_entries();
+    flare_entry *e = flare_entry_new(&ctx_a);
+    CHECK_EQ(e->word >> 2, 2); /* the bag's and the handle's */
+    CHECK(flare_entry_claim(e, FLARE_ENTRY_DISPOSED));
+    CHECK_EQ(e->word >> 2, 2); /* a claim keeps the count */
+    flare_entry_unref(e);
+    CHECK_EQ(flare_debug_live_entries(), live + 1);
+    CHECK_EQ(e->word & FLARE_ENTRY_STATE_MASK, FLARE_ENTRY_DISPOSED); /* unref keeps the state */
+    flare_entry_unref(e);
+    CHECK_EQ(flare_debug_live_entries(), live);
+}
+
+static void entry_dispose_idle_releases(void) {
+    flare_serial s;
+    flare_core c;
+    flare_serial_init(&s);
+    flare_core_init(&c, &s);
+    flare_entry *e = flare_entry_new(&ctx_a);
+    CHECK_EQ(flare_core_attach(&c, e), FLARE_ATTACHED);
+    CHECK_EQ(flare_entry_dispose(&c, e), FLARE_DISPOSE_RELEASE);
+    CHECK_EQ(flare_serial_peek(&s), FLARE_SERIAL_IDLE); /* nothing pushed */
+    CHECK_EQ(flare_entry_dispose(&c, e), FLARE_DISPOSE_NOOP); /* idempotent */
+    CHECK_EQ(e->word >> 2, 2);
+    flare_entry_unref(e);            /* the handle's */
+    flare_core_destroy(&c, NULL);    /* the bag's: never spliced */
+}
+
+static void entry_dispose_during_drain_defers(void) {
+    long live = flare_debug_live_entries();
+    flare_serial s;
+    flare_core c;
+    flare_serial_init(&s);
+    flare_core_init(&c, &s);
+    flare_entry *e = flare_entry_new(&ctx_a);
+    CHECK_EQ(flare_core_attach(&c, e), FLARE_ATTACHED);
+    CHECK(flare_serial_try_acquire(&s));
+    flare_core_splice(&c);
+    CHECK_EQ(c.count, 1);
+    CHECK_EQ(flare_entry_dispose(&c, e), FLARE_DISPOSE_DEFERRED);
+    CHECK(!flare_entry_is_active(e));
+    CHECK_EQ(e->word >> 2, 3); /* plus the removal node's */
+    CHECK_EQ(flare_entry_dispose(&c, e), FLARE_DISPOSE_NOOP);
+    flare_node *n = flare_serial_release(&s);
+    CHECK(n == &e->removal);
+    CHECK_EQ(n->kind, FLARE_NODE_REMOVAL);
+    CHECK(n->next == NULL);
+    CHECK(flare_entry_of_removal(n) == e);
+    flare_entry_unref(flare_entry_of_removal(n)); /* the drainer, after releasing ctx */
+    CHECK(flare_serial_release(&s) == NULL);
+    flare_entry_unref(e); /* handle */
+    CHECK_EQ(flare_debug_live_entries(), live + 1);
+    flare_core_destroy(&c, NULL); /* bag */
+    CHECK_EQ(flare_debug_live_entries(), live);
+}
+
+static void entry_dispose_after_close_releases(void) {
+    flare_serial s;
+    flare_core c;
+    flare_serial_init(&s);
+    flare_core_init(&c, &s);
+    flare_entry *e = flare_entry_new(&ctx_a);
+    CHECK_EQ(flare_core_attach(&c, e), FLARE_ATTACHED);
+    CHECK(flare_serial_try_acquire(&s));
+    CHECK(flare_serial_close(&s) == NULL);
+    CHECK_EQ(flare_entry_dispose(&c, e), FLARE_DISPOSE_RELEASE);
+    CHECK_EQ(e->word >> 2, 2); /* no removal reference left behind */
+    flare_entry_unref(e);
+    flare_core_destroy(&c, NULL);
+}
+
+/* ---- bag ------------------------------------------------------------------ */
+
+static int ctxs[256];
+
+static void bag_attach_order(void) {
+    long live = flare_debug_live_entries();
+    flare_serial s;
+    flare_core c;
+    flare_serial_init(&s);
+    flare_core_init(&c, &s);
+    flare_entry *e[6];
+    for (int i = 0; i < 3; i++) {
+        e[i] = flare_entry_new(&ctxs[i]);
+        CHECK_EQ(flare_core_attach(&c, e[i]), FLARE_ATTACHED);
+    }
+    flare_core_splice(&c);
+    for (int i = 3; i < 6; i++) {
+        e[i] = flare_entry_new(&ctxs[i]);
+        CHECK_EQ(flare_core_attach(&c, e[i]), FLARE_ATTACHED);
+    }
+    flare_core_splice(&c);
+    CHECK_EQ(c.count, 6);
+    for (int i = 0; i < 6; i++) CHECK(c.items[i] == e[i]);
+    flare_core_splice(&c); /* empty additions: no change */
+    CHECK_EQ(c.count, 6);
+    for (int i = 0; i < 6; i++) flare_entry_unref(e[i]);
+    flare_core_destroy(&c, NULL);
+    CHECK_EQ(flare_debug_live_entries(), live);
+}
+
+static void bag_splice_drops_entries_disposed_before(void) {
+    long live = flare_debug_live_entries();
+    flare_serial s;
+    flare_core c;
+    flare_serial_init(&s);
+    flare_core_init(&c, &s);
+    flare_entry *e[3];
+    for (int i = 0; i < 3; i++) {
+        e[i] = flare_entry_new(&ctxs[i]);
+        CHECK_EQ(flare_core_attach(&c, e[i]), FLARE_ATTACHED);
+    }
+    CHECK_EQ(flare_entry_dispose(&c, e[1]), FLARE_DISPOSE_RELEASE);
+    flare_entry_unref(e[1]); /* handle gone: only the bag holds it */
+    CHECK_EQ(flare_debug_live_entries(), live + 3);
+    CHECK(flare_serial_try_acquire(&s));
+    flare_core_splice(&c);
+    CHECK(flare_serial_release(&s) == NULL);
+    CHECK_EQ(c.count, 2);
+    CHECK(c.items[0] == e[0] && c.items[1] == e[2]);
+    CHECK_EQ(flare_debug_live_entries(), live + 2); /* freed by the splice */
+    flare_entry_unref(e[0]);
+    flare_entry_unref(e[2]);
+    flare_core_destroy(&c, NULL);
+    CHECK_EQ(flare_debug_live_entries(), live);
+}
+
+static void bag_compaction_preserves_order(void) {
+    long live = flare_debug_live_entries();
+    flare_serial s;
+    flare_core c;
+    flare_serial_init(&s);
+    flare_core_init(&c, &s);
+    enum { N = 200 };
+    flare_entry *e[N];
+    for (int i = 0; i < N; i++) {
+        e[i] = flare_entry_new(&ctxs[i]);
+        CHECK_EQ(flare_core_attach(&c, e[i]), FLARE_ATTACHED);
+    }
+    flare_core_splice(&c);
+    CHECK_EQ(c.count, N);
+    size_t cap = c.capacity;
+    /* Dispose all but every 17th: few enough survivors to shrink the array. */
+    size_t dead = 0;
+    for (int i = 0; i < N; i++) {
+        if (i % 17 == 0) continue;
+        CHECK_EQ(flare_entry_dispose(&c, e[i]), FLARE_DISPOSE_RELEASE);
+        dead++;
+    }
+    flare_core_note_dead(&c, 1); /* under half dead: no compaction */
+    CHECK_EQ(c.count, N);
+    flare_core_note_dead(&c, dead);
+    CHECK_EQ(c.count, (N + 16) / 17);
+    CHECK(c.capacity < cap);
+    for (size_t k = 0; k < c.count; k++) CHECK(c.items[k] == e[k * 17]);
+    /* The bag's references of the dropped entries are gone; handles remain. */
+    for (int i = 0; i < N; i++) CHECK_EQ(e[i]->word >> 2, i % 17 == 0 ? 2 : 1);
+    for (int i = 0; i < N; i++) flare_entry_unref(e[i]);
+    flare_core_destroy(&c, NULL);
+    CHECK_EQ(flare_debug_live_entries(), live);
+}
+
+static void bag_attach_after_seal_fails(void) {
+    long live = flare_debug_live_entries();
+    flare_serial s;
+    flare_core c;
+    flare_serial_init(&s);
+    flare_core_init(&c, &s);
+    flare_entry *early = flare_entry_new(&ctxs[0]);
+    CHECK_EQ(flare_core_attach(&c, early), FLARE_ATTACHED);
+    CHECK(flare_serial_try_acquire(&s));
+    flare_core_splice(&c);
+    CHECK(flare_core_begin_termination(&c));
+    CHECK(!flare_core_begin_termination(&c)); /* one terminator */
+    CHECK(!flare_core_is_alive(&c));
+    /* Attached during the terminal delivery: returned by seal, in order. */
+    flare_entry *late[3];
+    for (int i = 0; i < 3; i++) {
+        late[i] = flare_entry_new(&ctxs[1 + i]);
+        CHECK_EQ(flare_core_attach(&c, late[i]), FLARE_ATTACHED);
+    }
+    CHECK(flare_entry_claim(early, FLARE_ENTRY_DONE));
+    flare_core_drop_items(&c);
+    flare_entry *l = flare_core_seal(&c);
+    for (int i = 0; i < 3; i++) {
+        CHECK(l == late[i]);
+        flare_entry *next = l->add_next;
+        CHECK(flare_entry_claim(l, FLARE_ENTRY_DONE));
+        flare_entry_unref(l);
+        l = next;
+    }
+    CHECK(l == NULL);
+    CHECK(flare_core_seal(&c) == NULL);
+    flare_entry *after = flare_entry_new(&ctxs[9]);
+    CHECK_EQ(flare_core_attach(&c, after), FLARE_ATTACH_TERMINATED);
+    CHECK_EQ(after->word >> 2, 1); /* the bag's reference was dropped */
+    CHECK(flare_entry_claim(after, FLARE_ENTRY_DONE));
+    flare_entry_unref(after);
+    flare_entry_unref(early);
+    for (int i = 0; i < 3; i++) flare_entry_unref(late[i]);
+    flare_core_destroy(&c, NULL);
+    CHECK_EQ(flare_debug_live_entries(), live);
+}
+
+static int released[8];
+static void count_release(void *ctx) { released[(int *)ctx - ctxs]++; }
+
+static void bag_destroy_releases_what_it_owns(void) {
+    long live = flare_debug_live_entries();
+    flare_serial s;
+    flare_core c;
+    flare_serial_init(&s);
+    flare_core_init(&c, &s);
+    flare_entry *e[4];
+    for (int i = 0; i < 4; i++) {
+        e[i] = flare_entry_new(&ctxs[i]);
+        CHECK_EQ(flare_core_attach(&c, e[i]), FLARE_ATTACHED);
+        if (i == 1) flare_core_splice(&c);
+    }
+    /* 0,1 in the array, 2,3 still in the additions; 1 and 3 disposed. */
+    CHECK_EQ(flare_entry_dispose(&c, e[1]), FLARE_DISPOSE_RELEASE);
+    CHECK_EQ(flare_entry_dispose(&c, e[3]), FLARE_DISPOSE_RELEASE);
+    for (int i = 0; i < 4; i++) flare_entry_unref(e[i]);
+    for (int i = 0; i < 8; i++) released[i] = 0;
+    flare_core_destroy(&c, count_release);
+    CHECK(released[0] == 1 && released[1] == 0 && released[2] == 1 && released[3] == 0);
+    CHECK_EQ(flare_debug_live_entries(), live);
+}
+
+static void no_entry_outlives_the_tests(void) { CHECK_EQ(flare_debug_live_entries(), 0); }
+
+int main(void) {
+    RUN(serial_acquire_and_release_idle);
+    RUN(serial_push_on_idle);
+    RUN(serial_release_returns_fifo);
+    RUN(serial_close_returns_pending_and_stays_closed);
+    RUN(serial_close_with_nothing_pending);
+    RUN(entry_claim_exactly_once);
+    RUN(entry_refcount_frees_with_last);
+    RUN(entry_dispose_idle_releases);
+    RUN(entry_dispose_during_drain_defers);
+    RUN(entry_dispose_after_close_releases);
+    RUN(bag_attach_order);
+    RUN(bag_splice_drops_entries_disposed_before);
+    RUN(bag_compaction_preserves_order);
+    RUN(bag_attach_after_seal_fails);
+    RUN(bag_destroy_releases_what_it_owns);
+    RUN(no_entry_outlives_the_tests);
+    return harness_finish();
+}

@@ -1,0 +1,575 @@
+/*
+ * flare.pml — a Promela model of Flare's C core as SignalCore.swift drives it:
+ * the serial word (try_acquire / push / release / close), the observer bag
+ * (additions stack, drainer-private array, splice, compaction, seal), entry
+ * claims and reference counts, and disposal with deferred reclamation of the
+ * observer context (flare_entry_dispose + removal nodes).
+ *
+ * Threads (all concurrent, every interleaving explored):
+ *   Sender(0)  sends S0_VALUES values, then a terminal event (`completed`)
+ *   Sender(1)  sends S1_VALUES values
+ *   Disposer   disposes observer 0 (attached before the threads start) from
+ *              outside, then drops its handle
+ *   Attacher   attaches observer 1 while all this runs, optionally disposes
+ *              it (ATTACHER_DISPOSES), then drops its handle
+ * Observer 2 is attached before the threads start and never disposed; on
+ * value (0,0) it sends a value reentrantly from inside its callback.
+ * A thread that acquires the serial word becomes the drainer and runs the
+ * drain loop (drain / finishRootTermination) exactly as SignalCore does.
+ *
+ * Granularity: every atomic instruction of the C code (CAS, RMW, the plain
+ * loads of an entry's state) is one step; a CAS loop whose failed attempts
+ * have no side effect is one step (its successful attempt); code touching
+ * only a thread's private data is folded into the neighbouring step.
+ * Memory model: sequential consistency. The model checks the protocol, not
+ * the fences: the C code relies on locked RMWs (x86) / acq_rel CAS on the
+ * one serial word for the orderings; the stress tests and TSan cover those.
+ * Not modelled: derived cores, retainer counting (dropRetainer), destroy.
+ *
+ * Safety properties (assertions; spin also reports invalid end states, i.e.
+ * any thread stuck forever):
+ *   - no use after release: an observer is never called, and its context is
+ *     never released, after its context was released; a context is released
+ *     exactly once, and never while a call to it is in progress;
+ *   - no use after free of an entry (reference counts), and every entry is
+ *     freed at the end (zero live entries);
+ *   - serialized delivery: at most one drainer, at most one call at a time
+ *     from drains (STRICT_OBSERVE also counts observe()'s direct call);
+ *   - exactly once and FIFO: each observer receives each sender's values in
+ *     order with no duplicate and no gap (a late-attached observer may begin
+ *     anywhere), nothing after its terminal event, at most one terminal;
+ *   - no lost event: the permanent observer receives exactly the values whose
+ *     send was linearized (acquire or push on the word) before the terminal;
+ *   - contract 4: after dispose returns, at most one call (the one already
+ *     starting) reaches the observer;
+ *   - every pushed event node is drained (delivered or dropped at close).
+ */
+
+#ifndef S0_VALUES
+#define S0_VALUES 2
+#endif
+#ifndef S1_VALUES
+#define S1_VALUES 1
+#endif
+#ifndef ATTACHER_DISPOSES
+#define ATTACHER_DISPOSES 1
+#endif
+#ifndef REENTRANT
+#define REENTRANT 1
+#endif
+#ifndef WITH_DISPOSER
+#define WITH_DISPOSER 1
+#endif
+#ifndef WITH_ATTACHER
+#define WITH_ATTACHER 1
+#endif
+#ifndef STRICT_OBSERVE
+#define STRICT_OBSERVE 0
+#endif
+
+/* serial word */
+#define IDLE 0
+#define BUSY 1
+#define CLOSED 2
+#define STACK 3
+/* push results */
+#define P_QUEUED 0
+#define P_ACQ 1
+#define P_IDLE 2
+#define P_CLOSED 3
+/* entry states */
+#define ACTIVE 0
+#define DISPOSED 1
+#define DONE 2
+/* core states */
+#define ALIVE 0
+#define TERMINATING 1
+#define TERMINATED 2
+
+#define NENT 3
+#define LATE_ENTRY 1
+#define PERM_ENTRY 2
+#define NSEND 3           /* senders 0, 1 and the reentrant one (2) */
+/* Values: v = sender * 4 + seq. Event node ids: v + 1. */
+#define TERM 100
+#define INTR 101
+#define TERM_NODE 99
+#define REMOVAL_BASE 120
+#define REENTRANT_VALUE 8 /* sender 2, seq 0 */
+#define MAXN 12
+
+byte word = IDLE;
+byte stk[MAXN];           /* pending nodes, in push order */
+byte stkn = 0;
+
+byte estate[NENT];
+byte refs[NENT];
+bool freed[NENT];
+bool released[NENT];
+byte in_call[NENT];
+bool dispose_returned[NENT];
+byte late_calls[NENT];
+byte next_seq[NENT * NSEND];
+bool seen_sender[NENT * NSEND];
+byte values_recv[NENT];
+byte terminals[NENT];
+
+byte core_state = ALIVE;
+byte adds[NENT];          /* additions, in attach order */
+byte addsn = 0;
+bool adds_closed = false;
+byte items[NENT];         /* the drainer-private array */
+byte count = 0;
+
+byte drainers = 0;        /* threads holding the word */
+byte calls = 0;           /* calls in progress from drains */
+byte obs_calls = 0;       /* calls in progress from observe() */
+byte pushed = 0;          /* event nodes queued */
+byte consumed = 0;        /* event nodes taken by a drainer */
+byte expected = 0;        /* values linearized before the terminal */
+bool term_linearized = false;
+
+/* Scratch used only inside one atomic step: not part of the state. */
+hidden byte snd, seq, hj;
+
+inline linearize(n) {
+    if
+    :: n == TERM_NODE -> term_linearized = true
+    :: n != TERM_NODE && !term_linearized -> expected++
+    :: else -> skip
+    fi
+}
+
+inline unref(x) {
+    atomic {
+        assert(!freed[x] && refs[x] > 0);
+        refs[x]--;
+        if
+        :: refs[x] == 0 -> freed[x] = true
+        :: else -> skip
+        fi
+    }
+}
+
+inline release_ctx(x) {
+    atomic {
+        assert(!released[x]);   /* exactly once */
+        assert(in_call[x] == 0); /* no delivery still using it */
+        released[x] = true
+    }
+}
+
+inline claim(x, st, won) {
+    atomic {
+        assert(!freed[x]);
+        if
+        :: estate[x] == ACTIVE -> estate[x] = st; won = true
+        :: else -> won = false
+        fi
+    }
+}
+
+/* flare_serial_push: one step (the CAS that succeeds, or the read that
+ * returns). `node->next` is the pusher's private write before it. */
+inline push(n, acquire_if_idle, r) {
+    atomic {
+        if
+        :: word == CLOSED -> r = P_CLOSED
+        :: word == IDLE && acquire_if_idle ->
+            word = BUSY; r = P_ACQ; drainers++; assert(drainers == 1);
+            linearize(n)
+        :: word == IDLE && !acquire_if_idle -> r = P_IDLE
+        :: word == BUSY || word == STACK ->
+            assert(stkn < MAXN);
+            stk[stkn] = n; stkn++; word = STACK; r = P_QUEUED;
+            if
+            :: n < REMOVAL_BASE -> pushed++; linearize(n)
+            :: else -> skip
+            fi
+        fi
+    }
+}
+
+/* The start of a call into an observer (`action(event)`), and its end. */
+inline call_begin(x, v, from_drain) {
+    atomic {
+        assert(!freed[x]);
+        assert(!released[x]);                 /* no use after release */
+        if
+        :: from_drain -> assert(calls == 0 && (!STRICT_OBSERVE || obs_calls == 0)); calls++
+        :: else -> assert(!STRICT_OBSERVE || (calls == 0 && obs_calls == 0)); obs_calls++
+        fi;
+        in_call[x]++;
+        if
+        :: dispose_returned[x] -> late_calls[x]++; assert(late_calls[x] <= 1)
+        :: else -> skip
+        fi;
+        assert(terminals[x] == 0);            /* nothing after a terminal */
+        if
+        :: v == TERM || v == INTR -> terminals[x]++
+        :: else ->
+            snd = v / 4; seq = v % 4;
+            if
+            :: x == LATE_ENTRY && !seen_sender[x * NSEND + snd] -> skip
+            :: else -> assert(seq == next_seq[x * NSEND + snd]) /* FIFO, once, no gap */
+            fi;
+            seen_sender[x * NSEND + snd] = true;
+            next_seq[x * NSEND + snd] = seq + 1;
+            values_recv[x]++
+        fi
+    }
+}
+
+inline call_end(x, from_drain) {
+    atomic {
+        assert(!released[x]);
+        in_call[x]--;
+        if
+        :: from_drain -> calls--
+        :: else -> obs_calls--
+        fi
+    }
+}
+
+/* A drain's call: observer 2 sends reentrantly on value (0,0). */
+inline call(x, v) {
+    call_begin(x, v, true);
+    if
+    :: REENTRANT && x == PERM_ENTRY && v == 0 ->
+        push(REENTRANT_VALUE + 1, true, r2);
+        assert(r2 == P_QUEUED);             /* we hold the word: queued */
+        r2 = 0
+    :: else -> skip
+    fi;
+    call_end(x, true)
+}
+
+/* flare_entry_dispose + SignalCore.dispose, then Observation.deinit. */
+inline dispose_and_drop(x) {
+    claim(x, DISPOSED, won);
+    if
+    :: won ->
+        atomic { w = word };                /* the RMW of zero */
+        if
+        :: w == IDLE || w == CLOSED -> release_ctx(x)          /* RELEASE */
+        :: else ->
+            /* The removal's reference, then the push: one step, as nothing
+             * can observe the count in between (the handle holds one). */
+            atomic { assert(!freed[x]); refs[x]++; push(REMOVAL_BASE + x, false, r) };
+            if
+            :: r == P_QUEUED -> skip                           /* DEFERRED */
+            :: else -> unref(x); release_ctx(x)                /* RELEASE */
+            fi
+        fi
+    :: else -> skip                                            /* NOOP */
+    fi;
+    atomic { dispose_returned[x] = true; unref(x) }             /* the handle's */
+}
+
+/* flare_core_splice: an acquire load, then the exchange and private work. */
+inline splice() {
+    if
+    :: addsn > 0 ->
+        atomic {
+            hj = 0;
+            do
+            :: hj < addsn -> sp[hj] = adds[hj]; adds[hj] = 0; hj++
+            :: else -> break
+            od;
+            nsp = addsn; addsn = 0; j = 0
+        };
+        do
+        :: j < nsp ->
+            atomic { x = sp[j]; sp[j] = 0; j++; assert(!freed[x]) };
+            if
+            :: estate[x] == ACTIVE -> items[count] = x; count++
+            :: else -> unref(x)      /* disposed before it saw an event */
+            fi
+        :: else -> break
+        od;
+        atomic { j = 0; nsp = 0; x = 0 }
+    :: else -> skip
+    fi
+}
+
+inline compact() {
+    j = 0; m = 0;
+    do
+    :: m < count ->
+        atomic { x = items[m]; items[m] = 0; m++; assert(!freed[x]) };
+        if
+        :: estate[x] == ACTIVE -> items[j] = x; j++
+        :: else -> unref(x)
+        fi
+    :: else -> break
+    od;
+    atomic { count = j; j = 0; m = 0; x = 0 }
+}
+
+/* deliverTerminal: claim each observer DONE, call, release; seal; interrupt
+ * the late ones. */
+inline deliver_terminal(t) {
+    atomic {
+        if
+        :: core_state == ALIVE -> core_state = TERMINATING; t = true
+        :: else -> t = false
+        fi
+    };
+    if
+    :: t ->
+        i = 0; cnt = count;
+        do
+        :: i < cnt ->
+            atomic { x = items[i]; i++ };
+            claim(x, DONE, won);
+            if
+            :: won -> call(x, TERM); release_ctx(x)
+            :: else -> skip
+            fi
+        :: else -> break
+        od;
+        /* flare_core_drop_items */
+        i = 0;
+        do
+        :: i < count -> unref(items[i]); items[i] = 0; i++
+        :: else -> break
+        od;
+        atomic { count = 0; i = 0 };
+        /* flare_core_seal */
+        atomic {
+            core_state = TERMINATED;
+            hj = 0;
+            do
+            :: hj < addsn -> sp[hj] = adds[hj]; adds[hj] = 0; hj++
+            :: else -> break
+            od;
+            nsp = addsn; addsn = 0; adds_closed = true
+        };
+        i = 0;
+        do
+        :: i < nsp ->
+            atomic { x = sp[i]; sp[i] = 0; i++ };
+            claim(x, DONE, won);
+            if
+            :: won -> call(x, INTR); release_ctx(x)
+            :: else -> skip
+            fi;
+            unref(x)
+        :: else -> break
+        od;
+        atomic { i = 0; nsp = 0; x = 0; cnt = 0; won = false }
+    :: else -> skip
+    fi
+}
+
+/* SignalCore.deliver */
+inline deliver(v, t) {
+    t = false;
+    splice();
+    if
+    :: v == TERM -> deliver_terminal(t)
+    :: else ->
+        i = 0; dead = 0; cnt = count;
+        do
+        :: i < cnt ->
+            atomic { x = items[i]; i++; assert(!freed[x]) };
+            if
+            :: estate[x] == ACTIVE -> call(x, v)    /* flare_entry_is_active */
+            :: else -> dead++
+            fi
+        :: else -> break
+        od;
+        if
+        :: dead > 0 && dead * 2 >= count -> compact()
+        :: else -> skip
+        fi;
+        atomic { i = 0; cnt = 0; dead = 0; x = 0 }
+    fi
+}
+
+inline node_value(n, v) {
+    if
+    :: n == TERM_NODE -> v = TERM
+    :: else -> v = n - 1
+    fi
+}
+
+/* completeRemoval */
+inline complete_removal(x) {
+    release_ctx(x);
+    unref(x)
+}
+
+proctype Sender(byte sid; byte nvals; bool terminal) {
+    byte k = 0, v, n, r, r2, i, j, m, cnt, dead, x, nsp, bi, nb;
+    bool ok, t, won;
+    byte sp[NENT];
+    byte batch[MAXN];
+
+    do
+    :: k < nvals + terminal ->
+        if
+        :: k < nvals -> v = sid * 4 + k; n = v + 1
+        :: else -> v = TERM; n = TERM_NODE
+        fi;
+        k++;
+        bi = 0; nb = 0;
+        /* send: flare_serial_try_acquire */
+        atomic {
+            if
+            :: word == IDLE -> word = BUSY; ok = true; drainers++; assert(drainers == 1); linearize(n)
+            :: else -> ok = false
+            fi
+        };
+        if
+        :: ok -> skip
+        :: else ->
+            /* sendQueued */
+            if
+            :: word == CLOSED -> goto next_send           /* flare_serial_peek */
+            :: else -> skip
+            fi;
+            push(n, true, r);
+            if
+            :: r == P_ACQ -> skip
+            :: else -> goto next_send                     /* queued, or dropped */
+            fi
+        fi;
+        /* We hold the word: deliver, then drain until released or closed. */
+        deliver(v, t);
+        do
+        :: t ->
+            /* finishRootTermination: close, then the rest of the batch and
+             * the closed stack, in order. */
+            atomic {
+                hj = 0;
+                do
+                :: hj < stkn -> assert(nb < MAXN); batch[nb] = stk[hj]; stk[hj] = 0; nb++; hj++
+                :: else -> break
+                od;
+                stkn = 0; word = CLOSED; drainers--
+            };
+            do
+            :: bi < nb ->
+                atomic { n = batch[bi]; batch[bi] = 0; bi++ };
+                if
+                :: n >= REMOVAL_BASE -> complete_removal(n - REMOVAL_BASE)
+                :: else -> consumed++                     /* dropped */
+                fi
+            :: else -> break
+            od;
+            break
+        :: !t && bi < nb ->
+            atomic { n = batch[bi]; batch[bi] = 0; bi++ };
+            if
+            :: n >= REMOVAL_BASE -> complete_removal(n - REMOVAL_BASE)
+            :: else -> consumed++; node_value(n, v); deliver(v, t)
+            fi
+        :: !t && bi >= nb ->
+            /* flare_serial_release: BUSY -> IDLE, or take the stack (FIFO) */
+            atomic {
+                if
+                :: word == BUSY -> word = IDLE; drainers--; ok = false; bi = 0; nb = 0
+                :: else ->
+                    assert(word == STACK);
+                    hj = 0;
+                    do
+                    :: hj < stkn -> batch[hj] = stk[hj]; stk[hj] = 0; hj++
+                    :: else -> break
+                    od;
+                    nb = stkn; bi = 0; stkn = 0; word = BUSY; ok = true
+                fi
+            };
+            if
+            :: ok -> skip
+            :: else -> break
+            fi
+        od;
+next_send:
+        atomic { v = 0; n = 0; r = 0; ok = false; t = false; bi = 0; nb = 0 }
+    :: else -> break
+    od
+}
+
+proctype Disposer() {
+    byte r, w;
+    bool won;
+    dispose_and_drop(0)
+}
+
+proctype Attacher() {
+    byte r, w;
+    bool won, attached;
+    /* observe: flare_entry_new (refs: bag + handle), flare_core_attach */
+    atomic {
+        if
+        :: adds_closed -> attached = false
+        :: else -> adds[addsn] = LATE_ENTRY; addsn++; attached = true
+        fi
+    };
+    if
+    :: attached ->
+        if
+        :: ATTACHER_DISPOSES -> dispose_and_drop(LATE_ENTRY)
+        :: else -> unref(LATE_ENTRY)
+        fi
+    :: else ->
+        unref(LATE_ENTRY);                              /* the bag's: never pushed */
+        claim(LATE_ENTRY, DONE, won);
+        if
+        :: won ->
+            call_begin(LATE_ENTRY, INTR, false);
+            call_end(LATE_ENTRY, false);
+            release_ctx(LATE_ENTRY)
+        :: else -> skip
+        fi;
+        unref(LATE_ENTRY)                               /* the handle's */
+    fi
+}
+
+init {
+    byte e;
+    /* Observers 0 and 2 attached before the threads start; 1 is allocated. */
+    atomic {
+        e = 0;
+        do
+        :: e < NENT -> estate[e] = ACTIVE; refs[e] = 2; e++
+        :: else -> break
+        od;
+        adds[0] = 0; adds[1] = PERM_ENTRY; addsn = 2;
+        if
+        :: !WITH_ATTACHER -> refs[LATE_ENTRY] = 0; freed[LATE_ENTRY] = true; released[LATE_ENTRY] = true
+        :: else -> skip
+        fi;
+        run Sender(0, S0_VALUES, true);
+        if
+        :: S1_VALUES > 0 -> run Sender(1, S1_VALUES, false)
+        :: else -> skip
+        fi;
+        if
+        :: WITH_DISPOSER -> run Disposer()
+        :: else -> skip
+        fi;
+        if
+        :: WITH_ATTACHER -> run Attacher()
+        :: else -> skip
+        fi
+    };
+    (_nr_pr == 1);
+    unref(PERM_ENTRY);                                  /* its handle */
+    if
+    :: !WITH_DISPOSER -> unref(0)                       /* observer 0's handle */
+    :: else -> skip
+    fi;
+    /* Every thread finished: check the end state. */
+    assert(word == CLOSED && stkn == 0 && drainers == 0 && calls == 0 && obs_calls == 0);
+    assert(pushed == consumed);                         /* every pushed node drained */
+    assert(terminals[PERM_ENTRY] == 1);
+    assert(values_recv[PERM_ENTRY] == expected);        /* no lost event */
+    assert(core_state == TERMINATED && adds_closed && addsn == 0 && count == 0);
+    e = 0;
+    do
+    :: e < NENT -> assert(released[e] && freed[e] && in_call[e] == 0); e++
+    :: else -> break
+    od
+}
