@@ -168,8 +168,23 @@ flare_dispose_result flare_entry_dispose(flare_core *c, flare_entry *e) {
 }
 
 flare_entry *flare_core_seal(flare_core *c) {
-    AO_store_release(&c->state, FLARE_CORE_TERMINATED);
-    return in_attach_order(take_adds(c, FLARE_ADDS_CLOSED));
+    AO_t old = AO_load_acquire(&c->adds);
+    for (;;) {
+        if (old == FLARE_ADDS_CLOSED) return NULL;
+        /* Empty: close (an attach racing us makes the CAS fail, and we take
+         * its entry on the next turn). Otherwise take what is there. */
+        AO_t replacement = old == 0 ? FLARE_ADDS_CLOSED : 0;
+        AO_t seen = AO_fetch_compare_and_swap_full(&c->adds, old, replacement);
+        if (seen != old) {
+            old = seen;
+            continue;
+        }
+        if (old == 0) {
+            AO_store_release(&c->state, FLARE_CORE_TERMINATED);
+            return NULL;
+        }
+        return in_attach_order(old);
+    }
 }
 
 void flare_core_drop_items(flare_core *c) {

@@ -256,8 +256,11 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
 
     /// Delivers a terminal event: each observer still active is claimed
     /// (exactly once, against concurrent disposal), receives the event and is
-    /// released; then the core is sealed, and observers that attached while
-    /// the event was being delivered receive `interrupted`.
+    /// released; then observers that attached while the event was being
+    /// delivered receive `interrupted`, until none is left and the core is
+    /// sealed. Every call to an observer of the signal happens before the
+    /// seal, so an `observe` that finds the signal sealed (and interrupts its
+    /// own observer on its own thread) overlaps no delivery of the signal.
     @usableFromInline
     @inline(never)
     func deliverTerminal(_ event: Event) -> Bool {
@@ -274,15 +277,18 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
             }
         }
         flare_core_drop_items(raw)
-        var late = flare_core_seal(raw)
-        while let entry = late {
-            late = entry.pointee.add_next
-            if flare_entry_claim(entry, UInt32(FLARE_ENTRY_DONE)) {
-                let observer = Unmanaged<Observer>.fromOpaque(entry.pointee.ctx)
-                observer._withUnsafeGuaranteedRef { $0.action(.interrupted) }
-                observer.release()
+        while var late = flare_core_seal(raw) {
+            while true {
+                let next = late.pointee.add_next
+                if flare_entry_claim(late, UInt32(FLARE_ENTRY_DONE)) {
+                    let observer = Unmanaged<Observer>.fromOpaque(late.pointee.ctx)
+                    observer._withUnsafeGuaranteedRef { $0.action(.interrupted) }
+                    observer.release()
+                }
+                flare_entry_unref(late)
+                guard let next else { break }
+                late = next
             }
-            flare_entry_unref(entry)
         }
         return true
     }

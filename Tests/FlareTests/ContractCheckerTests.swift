@@ -80,8 +80,15 @@ final class Schedule: @unchecked Sendable {
     var roots: [Signal<Int, Never>] = []
     var inputs: [Signal<Int, Never>.Observer] = []
     var derived: [Signal<Int, Never>] = []
-    /// Per signal (roots then derived): deliveries in progress, to catch overlap.
+    /// Per signal (roots then derived): deliveries in progress, to catch
+    /// overlap. Drain deliveries count in `inDelivery`; the `interrupted`
+    /// that `observe` sends at once, on its own thread, to an observer of an
+    /// already terminated signal counts in `inReply`. A drain delivery may
+    /// overlap neither; replies may overlap each other (two threads observing
+    /// a dead signal at once: there is no signal activity left to serialize,
+    /// and ReactiveSwift behaves the same), but never a drain delivery.
     let inDelivery: [Cell]
+    let inReply: [Cell]
     /// Per root: the earliest ticket at which a terminal send started.
     let firstTerminal: [Cell]
 
@@ -96,6 +103,7 @@ final class Schedule: @unchecked Sendable {
         self.operations = operations
         firstTerminal = (0..<3).map { _ in Cell(Int.max) }
         inDelivery = (0..<6).map { _ in Cell(0) }
+        inReply = (0..<6).map { _ in Cell(0) }
     }
 
     func stamp() -> Int { ticket.add(1, ordering: .sequentiallyConsistent).oldValue }
@@ -104,17 +112,20 @@ final class Schedule: @unchecked Sendable {
     /// while the schedule runs, read by the checker after every thread joined.
     final class Watch: @unchecked Sendable {
         let signal: Int
-        let attachedAt: Int
+        /// Stamped after `observe` returned: only sends that start later
+        /// must reach the observer.
+        var attachedAt = Int.max
         var disposeStartedAt = Int.max
         let disposeReturned = Atomic<Bool>(false)
+        /// The thread inside this observer's own `observe` call, if any.
+        let observingThread = Atomic<UInt>(0)
         var values: [Int] = []
         var terminals = 0
         var afterTerminal = 0
         var afterDispose = 0
         let canary = Canary()
-        init(signal: Int, attachedAt: Int) {
+        init(signal: Int) {
             self.signal = signal
-            self.attachedAt = attachedAt
         }
     }
 
@@ -133,13 +144,27 @@ final class Schedule: @unchecked Sendable {
     }
 
     func makeWatch(signal: Int, reentrant: Bool) -> (Watch, Signal<Int, Never>.Observer) {
-        let watch = Watch(signal: signal, attachedAt: stamp())
+        let watch = Watch(signal: signal)
         let flag = inDelivery[signal]
+        let reply = inReply[signal]
         let root = signal % signalCount
         let input = inputs[root]
         let observer = Signal<Int, Never>.Observer { [unowned self] event in
-            if flag.value.add(1, ordering: .sequentiallyConsistent).newValue != 1 {
+            let isReply = watch.observingThread.load(ordering: .sequentiallyConsistent) == UInt(pthread_self())
+            if isReply {
+                reply.value.add(1, ordering: .sequentiallyConsistent)
+                if flag.value.load(ordering: .sequentiallyConsistent) != 0 { watch.values.append(-1) }
+            } else if flag.value.add(1, ordering: .sequentiallyConsistent).newValue != 1
+                || reply.value.load(ordering: .sequentiallyConsistent) != 0
+            {
                 watch.values.append(-1)  // overlap marker, reported by the checker
+            }
+            defer {
+                if isReply {
+                    reply.value.subtract(1, ordering: .sequentiallyConsistent)
+                } else {
+                    flag.value.subtract(1, ordering: .sequentiallyConsistent)
+                }
             }
             if watch.disposeReturned.load(ordering: .sequentiallyConsistent) { watch.afterDispose += 1 }
             if watch.terminals > 0 { watch.afterTerminal += 1 }
@@ -156,7 +181,6 @@ final class Schedule: @unchecked Sendable {
             case .failed, .completed, .interrupted:
                 watch.terminals += 1
             }
-            flag.value.subtract(1, ordering: .sequentiallyConsistent)
         }
         return (watch, observer)
     }
@@ -188,7 +212,11 @@ final class Schedule: @unchecked Sendable {
                     let signalIndex = Bool.random(using: &rng) ? root : root + signalCount
                     let (watch, observer) = makeWatch(signal: signalIndex, reentrant: dice < 720)
                     let target = signalIndex < signalCount ? roots[root] : derived[root]
-                    if let d = target.observe(observer) {
+                    watch.observingThread.store(UInt(pthread_self()), ordering: .sequentiallyConsistent)
+                    let observation = target.observe(observer)
+                    watch.attachedAt = stamp()
+                    watch.observingThread.store(0, ordering: .sequentiallyConsistent)
+                    if let d = observation {
                         mine.append((watch, d))
                     }
                     log.watches.append(watch)

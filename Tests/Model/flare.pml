@@ -335,27 +335,39 @@ inline deliver_terminal(t) {
         :: else -> break
         od;
         atomic { count = 0; i = 0 };
-        /* flare_core_seal */
-        atomic {
-            core_state = TERMINATED;
-            hj = 0;
-            do
-            :: hj < addsn -> sp[hj] = adds[hj]; adds[hj] = 0; hj++
-            :: else -> break
-            od;
-            nsp = addsn; addsn = 0; adds_closed = true
-        };
-        i = 0;
+        /* flare_core_seal, called until it closes: take the late entries
+         * (leaving the stack open) and interrupt them; close only when the
+         * stack is found empty. */
         do
-        :: i < nsp ->
-            atomic { x = sp[i]; sp[i] = 0; i++ };
-            claim(x, DONE, won);
-            if
-            :: won -> call(x, INTR); release_ctx(x)
-            :: else -> skip
-            fi;
-            unref(x)
-        :: else -> break
+        :: atomic {
+               if
+               :: addsn == 0 -> core_state = TERMINATED; adds_closed = true; nsp = 0
+               :: else ->
+                   hj = 0;
+                   do
+                   :: hj < addsn -> sp[hj] = adds[hj]; adds[hj] = 0; hj++
+                   :: else -> break
+                   od;
+                   nsp = addsn; addsn = 0
+               fi
+           };
+           if
+           :: nsp == 0 -> break
+           :: else ->
+               i = 0;
+               do
+               :: i < nsp ->
+                   atomic { x = sp[i]; sp[i] = 0; i++ };
+                   claim(x, DONE, won);
+                   if
+                   :: won -> call(x, INTR); release_ctx(x)
+                   :: else -> skip
+                   fi;
+                   unref(x)
+               :: else -> break
+               od;
+               atomic { i = 0; nsp = 0 }
+           fi
         od;
         atomic { i = 0; nsp = 0; x = 0; cnt = 0; won = false }
     :: else -> skip

@@ -63,6 +63,11 @@ check "two senders 2+terminal / 2, dispose, no reentrancy" \
     "$safety" "-m200000" -DS0_VALUES=2 -DS1_VALUES=2 -DWITH_ATTACHER=0 -DREENTRANT=0
 check "attach racing termination, observer kept (interrupted, not disposed)" \
     "$safety" "-m200000" -DS0_VALUES=1 -DS1_VALUES=1 -DWITH_DISPOSER=0 -DATTACHER_DISPOSES=0
+# STRICT_OBSERVE: observe()'s own call of `interrupted` (on a sealed core)
+# must not overlap any call from a drain either: the seal comes after the
+# drain's last call to an observer of the signal.
+check "attach racing termination, strict: no overlap with observe's own interrupt" \
+    "$safety" "-m200000" -DS0_VALUES=1 -DS1_VALUES=1 -DWITH_DISPOSER=0 -DSTRICT_OBSERVE=1
 # Liveness: no cycle in which no thread makes progress (all CAS loops are
 # single steps here, so this shows the protocol itself never livelocks).
 check "non-progress cycles (-DNP), two senders 1+terminal / 1, dispose, reentrant" \

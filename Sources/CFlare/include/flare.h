@@ -360,8 +360,8 @@ static inline bool flare_core_release(flare_core *c) {
 
 /**
  * Moves ALIVE → TERMINATING. Only one caller wins; it delivers the terminal
- * event to the private array's active entries and then calls
- * `flare_core_seal`.
+ * event to the private array's active entries, drops the array, and then
+ * calls `flare_core_seal` until it returns NULL.
  */
 static inline bool flare_core_begin_termination(flare_core *c) {
     return AO_compare_and_swap_full(&c->state, FLARE_CORE_ALIVE, FLARE_CORE_TERMINATING) != 0;
@@ -382,11 +382,19 @@ static inline bool flare_core_is_alive(const flare_core *c) {
 }
 
 /**
- * Finishes termination: marks the core TERMINATED, closes the additions stack
- * and returns, in attach order, the entries that were attached too late for
- * the terminal event (the caller claims each DONE, interrupts it, releases its
- * context, and unrefs it). The private array is emptied: every entry in it
- * must already have been claimed by the caller or a disposer.
+ * Finishes termination, called by the terminating drainer in a loop until it
+ * returns NULL. Each call takes, in attach order, the entries attached after
+ * the terminal event's splice (the caller claims each DONE, sends it
+ * `interrupted`, releases its context and unrefs it), leaving the stack open.
+ * When the stack is empty, it closes it and marks the core TERMINATED, and
+ * returns NULL: from then on `flare_core_attach` fails and the attacher
+ * interrupts its own observer on its own thread.
+ *
+ * Closing only once nothing is pending keeps every delivery of the signal,
+ * the interruptions of late observers included, inside the drain: an
+ * attacher that finds the stack closed knows the drainer has made its last
+ * call to an observer of this signal. One CAS on `adds` decides each race
+ * with an attacher, so nothing is lost and nothing is delivered twice.
  */
 flare_entry *flare_core_seal(flare_core *c);
 
