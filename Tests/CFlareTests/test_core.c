@@ -309,6 +309,49 @@ static void bag_attach_after_seal_fails(void) {
     CHECK_EQ(flare_debug_live_entries(), live);
 }
 
+/* Regression: the stack must stay open while the terminating drainer is
+ * still interrupting late observers, so that an observer attached meanwhile
+ * is interrupted by the drainer (inside the drain) rather than by its own
+ * attacher beside the drainer's calls. Sealing used to close first. */
+static void bag_seal_closes_only_when_nothing_is_pending(void) {
+    long live = flare_debug_live_entries();
+    flare_serial s;
+    flare_core c;
+    flare_serial_init(&s);
+    flare_core_init(&c, &s);
+    CHECK(flare_serial_try_acquire(&s));
+    flare_core_splice(&c);
+    CHECK(flare_core_begin_termination(&c));
+    flare_core_drop_items(&c);
+    flare_entry *first = flare_entry_new(&ctxs[0]);
+    CHECK_EQ(flare_core_attach(&c, first), FLARE_ATTACHED);
+    flare_entry *batch = flare_core_seal(&c);
+    CHECK(batch == first && batch->add_next == NULL);
+    /* While `first` is being interrupted, another observer attaches: the
+     * stack is still open, and the next seal hands it to the drainer. */
+    flare_entry *second = flare_entry_new(&ctxs[1]);
+    CHECK_EQ(flare_core_attach(&c, second), FLARE_ATTACHED);
+    CHECK(flare_core_is_alive(&c) == false);
+    CHECK(flare_entry_claim(first, FLARE_ENTRY_DONE));
+    flare_entry_unref(first);
+    batch = flare_core_seal(&c);
+    CHECK(batch == second && batch->add_next == NULL);
+    CHECK(flare_entry_claim(second, FLARE_ENTRY_DONE));
+    flare_entry_unref(second);
+    /* Nothing pending: now it closes, and attaching fails. */
+    CHECK(flare_core_seal(&c) == NULL);
+    CHECK_EQ(c.state, FLARE_CORE_TERMINATED);
+    flare_entry *third = flare_entry_new(&ctxs[2]);
+    CHECK_EQ(flare_core_attach(&c, third), FLARE_ATTACH_TERMINATED);
+    CHECK(flare_entry_claim(third, FLARE_ENTRY_DONE));
+    flare_entry_unref(third);
+    flare_entry_unref(first);
+    flare_entry_unref(second);
+    CHECK(flare_serial_close(&s) == NULL);
+    flare_core_destroy(&c, NULL);
+    CHECK_EQ(flare_debug_live_entries(), live);
+}
+
 static int released[8];
 static void count_release(void *ctx) { released[(int *)ctx - ctxs]++; }
 
@@ -351,6 +394,7 @@ int main(void) {
     RUN(bag_splice_drops_entries_disposed_before);
     RUN(bag_compaction_preserves_order);
     RUN(bag_attach_after_seal_fails);
+    RUN(bag_seal_closes_only_when_nothing_is_pending);
     RUN(bag_destroy_releases_what_it_owns);
     RUN(no_entry_outlives_the_tests);
     return harness_finish();
