@@ -35,14 +35,15 @@ protocol SignalContender: SendableMetatype {
 /// the deliveries, and lets each scenario check that every event arrived).
 ///
 /// Observers of one signal share a sink; the signal's serialized delivery is
-/// what makes the plain, non-atomic add safe.
+/// what makes the plain, non-atomic add safe. A second word holds the last
+/// value `record` stored.
 struct Sink: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<Int>
 
     static func make() -> Sink {
         let raw = UnsafeMutableRawPointer.allocate(byteCount: 128, alignment: 64)
         raw.initializeMemory(as: UInt8.self, repeating: 0, count: 128)
-        return Sink(pointer: raw.bindMemory(to: Int.self, capacity: 1))
+        return Sink(pointer: raw.bindMemory(to: Int.self, capacity: 2))
     }
 
     func free() { UnsafeMutableRawPointer(pointer).deallocate() }
@@ -51,6 +52,16 @@ struct Sink: @unchecked Sendable {
 
     @inline(__always)
     func add(_ value: Int) { pointer.pointee &+= value }
+
+    /// The last value passed to `record`.
+    var last: Int { pointer[1] }
+
+    /// Counts one value in `total` and keeps it as `last`.
+    @inline(__always)
+    func record(_ value: Int) {
+        pointer.pointee &+= 1
+        pointer[1] = value
+    }
 }
 
 /// The stages of an operator chain of the given depth, alternating
