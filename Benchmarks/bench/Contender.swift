@@ -28,6 +28,18 @@ protocol SignalContender: SendableMetatype {
     static func map(_ signal: Output, _ transform: @escaping @Sendable (Int) -> Int) -> Output
 
     static func filter(_ signal: Output, _ isIncluded: @escaping @Sendable (Int) -> Bool) -> Output
+
+    /// Every value of `a` and of `b` (ReactiveSwift's `a.merge(with: b)`).
+    static func merge(_ a: Output, _ b: Output) -> Output
+
+    /// The sum of the latest values of `a` and `b`, once both have one:
+    /// `a.combineLatest(with: b).map { $0 + $1 }`, as a client writes it.
+    static func combineLatest(_ a: Output, _ b: Output) -> Output
+
+    /// Attaches an observer that counts the values it receives in `sink` and
+    /// keeps the last one (`Sink.record`): for outputs whose sum depends on
+    /// how two threads interleave, but whose count and last value do not.
+    static func observeCounting(_ signal: Output, _ sink: Sink) -> Handle?
 }
 
 /// Where observers put the values they receive: a counter on its own cache
