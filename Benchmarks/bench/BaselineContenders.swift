@@ -29,6 +29,18 @@ enum LockedContender: SignalContender {
     static func filter(_ signal: Output, _ isIncluded: @escaping @Sendable (Int) -> Bool) -> Output {
         signal.filter(isIncluded)
     }
+
+    static func merge(_ a: Output, _ b: Output) -> Output { a.merge(with: b) }
+
+    static func combineLatest(_ a: Output, _ b: Output) -> Output {
+        a.combineLatest(with: b).map { $0 + $1 }
+    }
+
+    static func observeCounting(_ signal: Output, _ sink: Sink) -> Handle? {
+        signal.observe(Output.Observer { event in
+            if case let .value(v) = event { sink.record(v) }
+        })
+    }
 }
 
 /// ReactiveSwift's design: state lock + send lock, snapshot delivery.
@@ -59,5 +71,17 @@ enum SnapshotContender: SignalContender {
 
     static func filter(_ signal: Output, _ isIncluded: @escaping @Sendable (Int) -> Bool) -> Output {
         signal.filter(isIncluded)
+    }
+
+    static func merge(_ a: Output, _ b: Output) -> Output { a.merge(with: b) }
+
+    static func combineLatest(_ a: Output, _ b: Output) -> Output {
+        a.combineLatest(with: b).map { $0 + $1 }
+    }
+
+    static func observeCounting(_ signal: Output, _ sink: Sink) -> Handle? {
+        signal.observe(Output.Observer { event in
+            if case let .value(v) = event { sink.record(v) }
+        })
     }
 }

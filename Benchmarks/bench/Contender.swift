@@ -28,6 +28,18 @@ protocol SignalContender: SendableMetatype {
     static func map(_ signal: Output, _ transform: @escaping @Sendable (Int) -> Int) -> Output
 
     static func filter(_ signal: Output, _ isIncluded: @escaping @Sendable (Int) -> Bool) -> Output
+
+    /// Every value of `a` and of `b` (ReactiveSwift's `a.merge(with: b)`).
+    static func merge(_ a: Output, _ b: Output) -> Output
+
+    /// The sum of the latest values of `a` and `b`, once both have one:
+    /// `a.combineLatest(with: b).map { $0 + $1 }`, as a client writes it.
+    static func combineLatest(_ a: Output, _ b: Output) -> Output
+
+    /// Attaches an observer that counts the values it receives in `sink` and
+    /// keeps the last one (`Sink.record`): for outputs whose sum depends on
+    /// how two threads interleave, but whose count and last value do not.
+    static func observeCounting(_ signal: Output, _ sink: Sink) -> Handle?
 }
 
 /// Where observers put the values they receive: a counter on its own cache
@@ -35,14 +47,15 @@ protocol SignalContender: SendableMetatype {
 /// the deliveries, and lets each scenario check that every event arrived).
 ///
 /// Observers of one signal share a sink; the signal's serialized delivery is
-/// what makes the plain, non-atomic add safe.
+/// what makes the plain, non-atomic add safe. A second word holds the last
+/// value `record` stored.
 struct Sink: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<Int>
 
     static func make() -> Sink {
         let raw = UnsafeMutableRawPointer.allocate(byteCount: 128, alignment: 64)
         raw.initializeMemory(as: UInt8.self, repeating: 0, count: 128)
-        return Sink(pointer: raw.bindMemory(to: Int.self, capacity: 1))
+        return Sink(pointer: raw.bindMemory(to: Int.self, capacity: 2))
     }
 
     func free() { UnsafeMutableRawPointer(pointer).deallocate() }
@@ -51,6 +64,16 @@ struct Sink: @unchecked Sendable {
 
     @inline(__always)
     func add(_ value: Int) { pointer.pointee &+= value }
+
+    /// The last value passed to `record`.
+    var last: Int { pointer[1] }
+
+    /// Counts one value in `total` and keeps it as `last`.
+    @inline(__always)
+    func record(_ value: Int) {
+        pointer.pointee &+= 1
+        pointer[1] = value
+    }
 }
 
 /// The stages of an operator chain of the given depth, alternating

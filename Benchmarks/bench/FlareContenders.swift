@@ -2,7 +2,7 @@ import Flare
 
 /// Flare, used exactly as a ReactiveSwift 7 user would: `pipe()`,
 /// `observe(Signal.Observer { … })` returning `Disposable?`, `send(value:)`,
-/// `map`, `filter`.
+/// `map`, `filter`, `merge(with:)`, `combineLatest(with:)`.
 enum FlareContender: SignalContender {
     typealias Output = Signal<Int, Never>
     typealias Input = Signal<Int, Never>.Observer
@@ -33,5 +33,17 @@ enum FlareContender: SignalContender {
 
     static func filter(_ signal: Output, _ isIncluded: @escaping @Sendable (Int) -> Bool) -> Output {
         signal.filter(isIncluded)
+    }
+
+    static func merge(_ a: Output, _ b: Output) -> Output { a.merge(with: b) }
+
+    static func combineLatest(_ a: Output, _ b: Output) -> Output {
+        a.combineLatest(with: b).map { $0 + $1 }
+    }
+
+    static func observeCounting(_ signal: Output, _ sink: Sink) -> Handle? {
+        signal.observe(Signal<Int, Never>.Observer { event in
+            if case let .value(v) = event { sink.record(v) }
+        })
     }
 }

@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 
-let scenarioNames = ["fanout", "chain", "contention", "churn", "latency", "scaling", "memory"]
+let scenarioNames = ["fanout", "chain", "contention", "combine", "churn", "latency", "scaling", "memory"]
 
 // MARK: Fan-out
 
@@ -152,9 +152,8 @@ struct Contention: ContenderBody {
 /// they are released together until `duration` ns have passed; returns the
 /// wall time until both stopped and how many values each sent.
 ///
-/// The hook for the combining operators (issue "operators"): combineLatest
-/// and merge of two signals sent from two threads run through this driver
-/// with `senderA`/`senderB` sending to the two inputs.
+/// Used by contention (both senders to one input) and by the combining
+/// operators (`Combine`: each sender to its own input).
 func runTwoSenders(duration: UInt64,
                    senderA: @escaping @Sendable (Int) -> Void,
                    senderB: @escaping @Sendable (Int) -> Void) -> (elapsed: UInt64, sentA: Int, sentB: Int) {
@@ -187,6 +186,69 @@ func sleepUntil(_ deadline: UInt64) {
         let left = deadline - t
         var ts = timespec(tv_sec: Int(left / 1_000_000_000), tv_nsec: Int(left % 1_000_000_000))
         nanosleep(&ts, nil)
+    }
+}
+
+// MARK: Combining operators
+
+/// merge or combineLatest of two signals, each sent 1, 2, 3… from its own
+/// thread for `amount` ns (driven by `runTwoSenders`), with 10 observers on
+/// the output: output events per second, both senders together. Every value
+/// sent yields one output event (see the checks), so this is also the input
+/// rate. The time runs until both senders have returned, so any backlog a
+/// contender queued is delivered inside the measurement.
+struct Combine: ContenderBody {
+    enum Operator: String {
+        case merge, combineLatest
+    }
+
+    let op: Operator
+
+    static let observers = 10
+    static let metrics = [Metric(name: "output events/s", unit: "1/s", lowerIsBetter: false)]
+
+    func run<C: SignalContender>(_: C.Type, amount duration: Int) -> Measurement {
+        let sink = Sink.make()
+        defer { sink.free() }
+        let (a, inputA) = C.pipe()
+        let (b, inputB) = C.pipe()
+        let output: C.Output
+        let handles: [C.Handle]
+        switch op {
+        case .merge:
+            output = C.merge(a, b)
+            handles = (0..<Self.observers).compactMap { _ in C.observe(output, sink) }
+        case .combineLatest:
+            output = C.combineLatest(a, b)
+            handles = (0..<Self.observers).compactMap { _ in C.observeCounting(output, sink) }
+            // Prime both inputs with 0 so that every timed value, from either
+            // thread, yields exactly one output event: unprimed, the values an
+            // input sends before the other's first are absorbed, and how many
+            // depends on the race.
+            C.send(inputA, 0)
+            C.send(inputB, 0)
+            check(sink.total == Self.observers && sink.last == 0, "\(C.name) combineLatest priming")
+        }
+        let r = runTwoSenders(duration: UInt64(duration),
+                              senderA: { v in C.send(inputA, v) },
+                              senderB: { v in C.send(inputB, v) })
+        C.sendCompleted(inputA)
+        C.sendCompleted(inputB)
+        switch op {
+        case .merge:
+            check(sink.total == Self.observers &* (triangular(r.sentA) &+ triangular(r.sentB)),
+                  "\(C.name) merge lost or duplicated events")
+        case .combineLatest:
+            // One event for the priming pair, then one per value sent; the
+            // last one combines the two inputs' last values.
+            check(sink.total == Self.observers &* (1 &+ r.sentA &+ r.sentB),
+                  "\(C.name) combineLatest: \(sink.total) deliveries for \(r.sentA)+\(r.sentB) values sent")
+            check(sink.last == r.sentA &+ r.sentB,
+                  "\(C.name) combineLatest: last value \(sink.last), expected \(r.sentA)+\(r.sentB)")
+        }
+        blackHole(handles)
+        blackHole(output)
+        return Measurement(elapsed: r.elapsed, values: [1e9 * Double(r.sentA + r.sentB) / Double(r.elapsed)])
     }
 }
 
@@ -451,6 +513,14 @@ func runAll(_ runner: Runner) {
                        metrics: Contention.metrics, entries: allContenders(Contention()),
                        initialAmount: Int(runner.options.targetNanos), calibrated: false)
     }
+    if runner.options.includes("combine") {
+        progress("combine")
+        for op in [Combine.Operator.merge, .combineLatest] {
+            runner.measure(scenario: "combine", title: "combining: 2 threads sending to 2 inputs, 10 observers on the output",
+                           caseName: op.rawValue, metrics: Combine.metrics, entries: allContenders(Combine(op: op)),
+                           initialAmount: Int(runner.options.targetNanos), calibrated: false)
+        }
+    }
     if runner.options.includes("churn") {
         progress("churn")
         runner.measure(scenario: "churn", title: "churn: send to 100 observers while another thread observes+disposes",
@@ -488,6 +558,4 @@ func runAll(_ runner: Runner) {
                        entries: allContenders(body) + [Entry(name: limitName) { body.limit(count: $0) }],
                        initialAmount: 10_000, calibrated: false)
     }
-    // combineLatest / merge of two signals sent from two threads: added with
-    // the operators issue, driven by `runTwoSenders`.
 }
