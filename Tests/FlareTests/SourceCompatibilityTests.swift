@@ -1,0 +1,61 @@
+import Flare
+import Foundation
+import Testing
+
+/// Code written as a ReactiveSwift 7 user writes it, with only the import
+/// changed: it must compile (this file is the check) and behave.
+@Suite("ReactiveSwift source compatibility")
+struct SourceCompatibilityTests {
+    @Test("a ReactiveSwift-style pipeline compiles and runs")
+    func pipeline() {
+        let scheduler = TestScheduler()
+        let (prices, pricesObserver) = Signal<Double, Never>.pipe()
+        let (volumes, volumesObserver) = Signal<Int, Never>.pipe()
+        let (stop, stopObserver) = Signal<(), Never>.pipe()
+        let lifetime = Lifetime.make()
+
+        let log = Recorder<String>()
+        let disposable = CompositeDisposable()
+        disposable += prices
+            .filter { $0 > 0 }
+            .skipRepeats()
+            .combineLatest(with: volumes)
+            .map { price, volume in price * Double(volume) }
+            .throttle(1, on: scheduler)
+            .take(until: stop)
+            .take(during: lifetime.lifetime)
+            .observeValues { log.append("notional \($0)") }
+
+        disposable += Signal.merge(prices.map(value: "p"), volumes.map { _ in "v" })
+            .collect(count: 2)
+            .observeValues { log.append($0.joined()) }
+
+        disposable += prices
+            .scan(0, +)
+            .combinePrevious(0)
+            .debounce(0.5, on: scheduler)
+            .observe(on: scheduler)
+            .observeResult { result in
+                if case let .success((previous, current)) = result { log.append("sum \(previous)->\(current)") }
+            }
+
+        disposable += Signal.zip(prices, volumes.promoteError(Never.self))
+            .materialize()
+            .observeValues { event in if case .value = event { log.append("pair") } }
+
+        pricesObserver.send(value: 10)
+        volumesObserver.send(value: 3)
+        scheduler.advance(by: 1)
+        stopObserver.send(value: ())
+        pricesObserver.send(value: 11)
+        scheduler.advance(by: 1)
+
+        #expect(log.items.contains("notional 30.0"))
+        #expect(log.items.contains("pv"))
+        #expect(log.items.contains("pair"))
+        #expect(log.items.contains("sum 0.0->10.0"))
+        #expect(!log.items.contains { $0.hasPrefix("notional 33") })
+        disposable.dispose()
+        withExtendedLifetime(lifetime.token) {}
+    }
+}
