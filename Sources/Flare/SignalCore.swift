@@ -250,6 +250,7 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     /// Delivers an event to a derived core from inside its upstream's
     /// delivery (which holds the serial word).
     @inlinable
+    @inline(__always)
     func deliverHeld(_ event: Event) {
         if deliver(event) { lifetimeToken.dispose() }
     }
