@@ -159,8 +159,10 @@ struct CombineLatestOperatorTests {
 
         let empty = Recorder<String>()
         let none: [Signal<Int, TestError>] = []
-        Signal.combineLatest(none).observe { empty.append(describe($0)) }
+        // `combineLatest([])` never ends: it lives as long as it is observed.
+        let emptyObservation = Signal.combineLatest(none).observe { empty.append(describe($0)) }
         #expect(empty.items == [])
+        emptyObservation?.dispose()
     }
 
     @Test("all, any, and, or on the latest Booleans")

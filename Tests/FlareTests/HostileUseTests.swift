@@ -18,6 +18,9 @@ struct HostileUseTests {
         let items = log.items
         #expect(items.count == 100_000)
         #expect(items == Array(1...100_000))
+        // The observer holds `input`, which holds the signal, which holds the
+        // observer: end the signal so that cycle (and the log) is released.
+        input.sendCompleted()
     }
 
     @Test("releasing the last reference to a signal and its input from inside its own callback")

@@ -107,5 +107,8 @@ struct OperatorTests {
         signal.observeValues { log.append("r\($0)") }
         input.send(value: 1)
         #expect(log.items == ["m2", "r1", "m10", "r5"])
+        // The derived observer holds `input`, which holds the root, which holds
+        // the derived signal and so the observer: end the root to release them.
+        input.sendCompleted()
     }
 }

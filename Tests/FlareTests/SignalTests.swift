@@ -85,6 +85,9 @@ struct SignalTests {
             "a11", "b11", "a2", "b2",
             "a12", "b12", "a3", "b3",
         ])
+        // The observer holds `input`, which holds the signal, which holds the
+        // observer: end the signal so that cycle is released.
+        input.sendCompleted()
     }
 
     @Test("a terminal event sent from inside an observer ends delivery after the current event")

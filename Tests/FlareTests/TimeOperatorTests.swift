@@ -7,9 +7,16 @@ import Testing
 private let error1 = TestError(code: 1)
 
 /// Records each event of `signal` with the virtual time it was delivered at.
+///
+/// The observer holds `scheduler` weakly: a send still pending on the
+/// scheduler when a test ends holds the output, and so this observer; a strong
+/// reference back to the scheduler would make a cycle. An event delivered
+/// once the scheduler is gone (the `interrupted` of a pending send dropped
+/// with it) is logged without a time.
 private func timeline<V, E>(_ signal: Signal<V, E>, on scheduler: TestScheduler) -> Recorder<String> {
     let log = Recorder<String>()
-    signal.observe { event in
+    signal.observe { [weak scheduler] event in
+        guard let scheduler else { return log.append("- \(describe(event))") }
         let t = scheduler.currentDate.timeIntervalSinceReferenceDate
         log.append("\(t) \(describe(event))")
     }

@@ -122,8 +122,10 @@ struct ZipOperatorTests {
         #expect(arrays.items == ["v[1, 2, 3]", "completed"])
 
         let empty = Recorder<String>()
-        Signal.zip([Signal<Int, Never>]()).observe { empty.append(describe($0)) }
+        // `zip([])` never ends: it lives as long as it is observed.
+        let emptyObservation = Signal.zip([Signal<Int, Never>]()).observe { empty.append(describe($0)) }
         #expect(empty.items == [])
+        emptyObservation?.dispose()
     }
 
     @Test("two inputs sending from two threads: every pair exactly once, in order, serialized")
