@@ -106,13 +106,22 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     @inlinable
     func send(_ event: Event) {
         if _fastPath(flare_serial_try_acquire(serial)) {
-            if deliver(event) {
-                finishRootTermination(pending: nil)
-            } else if let pending = flare_serial_release(serial) {
-                drain(pending)
-            }
+            deliverAndLeave(event)
         } else {
             sendQueued(event)
+        }
+    }
+
+    /// Having acquired the serial word: delivers `event`, then either
+    /// finishes the termination it caused or releases the word, draining
+    /// whatever was queued meanwhile.
+    @inlinable
+    @inline(__always)
+    func deliverAndLeave(_ event: Event) {
+        if deliver(event) {
+            finishRootTermination(pending: nil)
+        } else if let pending = flare_serial_release(serial) {
+            drain(pending)
         }
     }
 
@@ -132,11 +141,7 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
         case FLARE_PUSH_QUEUED:
             return
         case FLARE_PUSH_ACQUIRED:
-            if deliver(takeEvent(node)) {
-                finishRootTermination(pending: nil)
-            } else if let pending = flare_serial_release(serial) {
-                drain(pending)
-            }
+            deliverAndLeave(takeEvent(node))
         default:
             destroyEvent(node)
         }
