@@ -7,18 +7,13 @@ extension Signal {
     /// signals share, so it delivers to the derived signal directly
     /// (`deliverHeld`): the operator adds no second serialization point, no
     /// queue and no allocation per event. Operator state captured by the
-    /// closure is touched only there, so it needs no lock.
+    /// closure is touched only there, so it needs no lock. `deliverHeld` must
+    /// only be called from inside that closure, never later or from another
+    /// thread, which is why this stays internal.
     ///
     /// The derived signal observes this one for as long as it is alive: its
     /// termination (by a terminal event, or because it lost its last
     /// observer and reference) disposes the observation.
-    @inlinable
-    public func lift<U, F>(
-        _ makeAction: (Signal<U, F>.Observer.Action) -> Observer.Action
-    ) -> Signal<U, F> {
-        liftCore { downstream in makeAction { downstream.deliverHeld($0) } }
-    }
-
     @inlinable
     func liftCore<U, F>(
         _ makeAction: (SignalCore<U, F>) -> Observer.Action
