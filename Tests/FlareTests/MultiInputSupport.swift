@@ -53,7 +53,7 @@ final class DeliveryProbe<Value: Sendable>: @unchecked Sendable {
     private let busy = Atomic<Bool>(false)
     let overlaps = Counter()
     let afterTerminal = Counter()
-    private let state = Mutex<(values: [Value], terminals: [String])>(([], []))
+    private let state = Locked<(values: [Value], terminals: [String])>(([], []))
 
     init<E>(_ signal: Signal<Value, E>) {
         signal.observe { [self] event in

@@ -108,7 +108,7 @@ struct SignalTests {
     func disposeFromPeer() {
         let (signal, input) = Signal<Int, Never>.pipe()
         let log = Recorder<String>()
-        let later = Mutex<Disposable?>(nil)
+        let later = Locked<Disposable?>(nil)
         signal.observeValues { value in
             log.append("a\(value)")
             if value == 2 { later.withLock { $0?.dispose() } }
@@ -126,7 +126,7 @@ struct SignalTests {
     func disposeSelf() {
         let (signal, input) = Signal<Int, Never>.pipe()
         let log = Recorder<Int>()
-        let me = Mutex<Disposable?>(nil)
+        let me = Locked<Disposable?>(nil)
         let disposable = signal.observeValues { value in
             log.append(value)
             me.withLock { $0?.dispose() }

@@ -1,9 +1,26 @@
 import Flare
+import Foundation
 import Synchronization
+
+/// A value behind a lock ThreadSanitizer understands. `Synchronization.Mutex`
+/// locks with raw futex calls that TSan does not intercept on Linux, so data
+/// it guards shows up as false races; NSLock is a pthread mutex.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}
 
 /// Records what observers receive, from any thread.
 final class Recorder<T: Sendable>: @unchecked Sendable {
-    private let storage = Mutex<[T]>([])
+    private let storage = Locked<[T]>([])
 
     func append(_ item: T) { storage.withLock { $0.append(item) } }
 
