@@ -6,6 +6,41 @@ import Testing
 /// changed: it must compile (this file is the check) and behave.
 @Suite("ReactiveSwift source compatibility")
 struct SourceCompatibilityTests {
+    @Test("the README's examples compile and do what it says")
+    func readmeExamples() {
+        let printed = Recorder<String>()
+        func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
+
+        let (prices, input) = Signal<Double, Never>.pipe()
+
+        let disposable = prices
+            .filter { $0 > 0 }
+            .map { ($0 * 100).rounded() / 100 }
+            .observeValues { print("price", $0) }
+
+        input.send(value: 101.257)   // prints "price 101.26"
+        input.send(value: -1)        // filtered out
+        disposable?.dispose()        // lock-free, from any thread, any time
+        input.sendCompleted()
+        #expect(printed.items == ["price 101.26"])
+
+        let ended = DispatchSemaphore(value: 0)
+        let ticked = DispatchSemaphore(value: 0)
+        do {
+            let ticks = Signal<Date, Never> { observer, lifetime in
+                let timer = DispatchSource.makeTimerSource(queue: .global())
+                timer.setEventHandler { observer.send(value: Date()) }
+                timer.schedule(deadline: .now(), repeating: .milliseconds(10))
+                timer.resume()
+                lifetime.observeEnded { timer.cancel(); ended.signal() }   // runs when the signal ends
+            }
+            let observation = ticks.observeValues { _ in ticked.signal() }
+            #expect(ticked.wait(timeout: .now() + 10) == .success)
+            observation?.dispose()  // last observer gone, no reference left: the signal ends
+        }
+        #expect(ended.wait(timeout: .now() + 10) == .success)
+    }
+
     @Test("a ReactiveSwift-style pipeline compiles and runs")
     func pipeline() {
         let scheduler = TestScheduler()
