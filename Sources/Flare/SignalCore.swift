@@ -8,13 +8,20 @@ final class SerialDomain: @unchecked Sendable {
     let serial: UnsafeMutablePointer<flare_serial>
 
     init() {
-        serial = .allocate(capacity: 1)
+        serial = allocateLineAligned(flare_serial.self)
         flare_serial_init(serial)
     }
 
     deinit {
         serial.deallocate()
     }
+}
+
+/// Memory for one `T` starting on a cache line, as the C core's layout
+/// assumes (see `FLARE_CACHE_LINE`). Freed with `deallocate()`.
+func allocateLineAligned<T>(_: T.Type) -> UnsafeMutablePointer<T> {
+    UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<T>.stride, alignment: Int(FLARE_CACHE_LINE))
+        .bindMemory(to: T.self, capacity: 1)
 }
 
 /// Releases an observer context handed to the C core as a retained opaque
@@ -84,7 +91,7 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
         self.domain = domain
         self.serial = domain.serial
         self.isRoot = isRoot
-        raw = .allocate(capacity: 1)
+        raw = allocateLineAligned(flare_core.self)
         flare_core_init(raw, domain.serial)
         let (lifetime, token) = Lifetime.make()
         self.lifetime = lifetime

@@ -79,8 +79,21 @@ enum {
     FLARE_SERIAL_CLOSED = 2,
 };
 
+/**
+ * Alignment that keeps words written by different threads on different
+ * cache lines (64 bytes on x86-64 and most arm64 cores).
+ */
+#define FLARE_CACHE_LINE 64
+
+/**
+ * Fills a cache line of its own (when allocated at a FLARE_CACHE_LINE
+ * boundary): every send writes it twice, and nothing else should move with
+ * it between cores. (Padding, not _Alignas: Swift does not import
+ * over-aligned C structs.)
+ */
 typedef struct flare_serial {
     volatile AO_t word;
+    char pad[FLARE_CACHE_LINE - sizeof(AO_t)];
 } flare_serial;
 
 static inline void flare_serial_init(flare_serial *s) { AO_store(&s->word, FLARE_SERIAL_IDLE); }
@@ -250,18 +263,26 @@ enum {
 enum { FLARE_ADDS_CLOSED = 1 };
 
 typedef struct flare_core {
-    /** The domain's serial word: the core's own, or its upstream root's. */
-    flare_serial *serial;
-    /** ALIVE → TERMINATING → TERMINATED, by CAS. */
-    volatile AO_t state;
+    /*
+     * Three cache lines (when allocated at a FLARE_CACHE_LINE boundary), by
+     * who writes them, so that observers attaching and disposing on other
+     * threads do not take away the lines a sender reads for every event.
+     */
+    /** 0, FLARE_ADDS_CLOSED, or the top entry of a LIFO stack of additions.
+     * Written by attachers; the drainer loads it before every event. */
+    volatile AO_t adds;
+    char pad0[FLARE_CACHE_LINE - sizeof(AO_t)];
     /**
      * Observers attached and not disposed, plus one while the Signal handle
      * exists. Reaching zero means nothing can ever observe the signal again:
-     * the owner interrupts it.
+     * the owner interrupts it. Written by every observe and dispose.
      */
     volatile AO_t retainers;
-    /** 0, FLARE_ADDS_CLOSED, or the top entry of a LIFO stack of additions. */
-    volatile AO_t adds;
+    /** ALIVE → TERMINATING → TERMINATED, by CAS. */
+    volatile AO_t state;
+    char pad1[FLARE_CACHE_LINE - 2 * sizeof(AO_t)];
+    /** The domain's serial word: the core's own, or its upstream root's. */
+    flare_serial *serial;
     /* Drainer-private (touched only while holding `serial`, or after the
      * last reference to the core is gone): */
     flare_entry **items;
