@@ -43,7 +43,7 @@ private let releaseContextThunk: @convention(c) (UnsafeMutableRawPointer?) -> Vo
 /// word: `send` acquires it, delivers, and drains what other threads queued
 /// meanwhile. A **derived** core (made by a single-input operator) shares
 /// its upstream's word and is only ever delivered to from inside the
-/// upstream's delivery (`deliverHeld`), which already holds the word: a chain
+/// upstream's delivery (`HeldCore.deliverHeld`), which already holds the word: a chain
 /// of operators has one serialization point, not one per link.
 ///
 /// Thread-safety: `send`, `observe` and `dispose` may be called from any
@@ -239,17 +239,37 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     @inlinable
     @inline(__always)
     func deliver(_ event: Event) -> Bool {
+        Self.deliver(event, raw: raw, core: self)
+    }
+
+    /// `deliver` given the C core's address, so that a caller that has it at
+    /// hand (a `HeldCore` in an operator's closure context) skips loading it
+    /// from the object: values are delivered without touching `core`.
+    @inlinable
+    @inline(__always)
+    static func deliver(_ event: Event, raw: UnsafeMutablePointer<flare_core>, core: SignalCore) -> Bool {
         flare_core_splice(raw)
-        guard case .value = event else { return deliverTerminal(event) }
+        guard case .value = event else { return core.deliverTerminal(event) }
         let count = raw.pointee.count
         guard count != 0 else { return false }
         let items = raw.pointee.items.unsafelyUnwrapped
+        // One observer is the common case (every link of an operator chain,
+        // most signals): no loop, no counters, nothing live across the call.
+        if count == 1 {
+            let entry = items[0].unsafelyUnwrapped
+            if _fastPath(flare_entry_is_active(entry)) {
+                Unmanaged<Observer>.fromOpaque(entry.pointee.ctx.unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.action(event) }
+                return false
+            }
+            flare_core_note_dead(raw, 1)
+            return false
+        }
         var dead = 0
         var i = 0
         while i < count {
             let entry = items[i].unsafelyUnwrapped
             if flare_entry_is_active(entry) {
-                Unmanaged<Observer>.fromOpaque(entry.pointee.ctx)._withUnsafeGuaranteedRef { $0.action(event) }
+                Unmanaged<Observer>.fromOpaque(entry.pointee.ctx.unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.action(event) }
             } else {
                 dead &+= 1
             }
@@ -257,14 +277,6 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
         }
         flare_core_note_dead(raw, dead)
         return false
-    }
-
-    /// Delivers an event to a derived core from inside its upstream's
-    /// delivery (which holds the serial word).
-    @inlinable
-    @inline(__always)
-    func deliverHeld(_ event: Event) {
-        if deliver(event) { lifetimeToken.dispose() }
     }
 
     /// Delivers a terminal event: each observer still active is claimed
@@ -353,6 +365,38 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
         } else if flare_core_abandon(raw) {
             lifetimeToken.dispose()
         }
+    }
+}
+
+/// A derived core as a single-input operator's observer closure captures
+/// it: the core, and the address of its C core, kept in the closure's own
+/// context. A value passing through a chain of operators then reaches each
+/// link's observers one dependent load sooner than through `core.raw`.
+@usableFromInline
+struct HeldCore<Value, Error: Swift.Error> {
+    @usableFromInline
+    let core: SignalCore<Value, Error>
+
+    /// `core.raw`, cached.
+    @usableFromInline
+    let raw: UnsafeMutablePointer<flare_core>
+
+    @inlinable
+    init(_ core: SignalCore<Value, Error>) {
+        self.core = core
+        self.raw = core.raw
+    }
+
+    /// The derived signal's lifetime.
+    @inlinable
+    var lifetime: Lifetime { core.lifetime }
+
+    /// Delivers an event to the derived core from inside its upstream's
+    /// delivery (which holds the serial word).
+    @inlinable
+    @inline(__always)
+    func deliverHeld(_ event: Signal<Value, Error>.Event) {
+        if SignalCore.deliver(event, raw: raw, core: core) { core.lifetimeToken.dispose() }
     }
 }
 

@@ -17,7 +17,7 @@ extension Signal {
     @inlinable
     public func combineLatest<U>(with other: Signal<U, Error>) -> Signal<(Value, U), Error> {
         typealias Output = Signal<(Value, U), Error>.Event
-        return funnel({ (downstream: SignalCore<(Value, U), Error>) in
+        return funnel({ (downstream: HeldCore<(Value, U), Error>) in
             var latestFirst: Value?
             var latestSecond: U?
             var firstCompleted = false
@@ -65,7 +65,7 @@ extension Signal {
         let inputs = Array(signals)
         guard !inputs.isEmpty else { return .never }
         let count = inputs.count
-        return funnel(inputs) { (downstream: SignalCore<[Value], Error>) in
+        return funnel(inputs) { (downstream: HeldCore<[Value], Error>) in
             // `partial` fills up until every input has a value; from then on
             // `latest` holds them all and is updated in place.
             var partial = ContiguousArray<Value?>(repeating: nil, count: count)

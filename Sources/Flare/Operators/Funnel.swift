@@ -49,7 +49,7 @@ enum Pair<First, Second> {
 ///     silent then, so it passes `false`.
 @inlinable
 func funnel<Tag, U, F>(
-    _ makeAction: (SignalCore<U, F>) -> (Tag) -> Void,
+    _ makeAction: (HeldCore<U, F>) -> (Tag) -> Void,
     interruptsWhenInputsEnd: Bool = true,
     connect: (Signal<Tag, Never>.Observer, CompositeDisposable) -> Void
 ) -> Signal<U, F> {
@@ -65,7 +65,7 @@ func funnel<Tag, U, F>(
 /// output itself, and release what it scheduled when the output ends.
 @inlinable
 func funnel<Tag, U, F>(
-    withInput makeAction: (SignalCore<U, F>, Signal<Tag, Never>.Observer) -> (Tag) -> Void,
+    withInput makeAction: (HeldCore<U, F>, Signal<Tag, Never>.Observer) -> (Tag) -> Void,
     interruptsWhenInputsEnd: Bool = true,
     connect: (Signal<Tag, Never>.Observer, CompositeDisposable) -> Void
 ) -> Signal<U, F> {
@@ -91,7 +91,7 @@ func funnel<Tag, U, F>(
 @inlinable
 func funnel<V, E, U, F>(
     _ inputs: [Signal<V, E>],
-    _ makeAction: (SignalCore<U, F>) -> ((index: Int, event: Signal<V, E>.Event)) -> Void
+    _ makeAction: (HeldCore<U, F>) -> ((index: Int, event: Signal<V, E>.Event)) -> Void
 ) -> Signal<U, F> {
     funnel(makeAction) { input, observations in
         for (index, signal) in inputs.enumerated() {

@@ -14,7 +14,7 @@ extension Signal {
     /// has lost every observer and reference.
     @inlinable
     public func sample<T>(with sampler: Signal<T, Never>) -> Signal<(Value, T), Error> {
-        funnel({ (downstream: SignalCore<(Value, T), Error>) in
+        funnel({ (downstream: HeldCore<(Value, T), Error>) in
             var latest: Value?
             var sourceCompleted = false
             var samplerCompleted = false

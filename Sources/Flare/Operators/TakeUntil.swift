@@ -14,7 +14,7 @@ extension Signal {
     /// output has lost every observer and reference.
     @inlinable
     public func take(until trigger: Signal<(), Never>) -> Signal<Value, Error> {
-        funnel({ (downstream: SignalCore<Value, Error>) in
+        funnel({ (downstream: HeldCore<Value, Error>) in
             { (tag: Pair<Event, Signal<(), Never>.Event>) in
                 switch tag {
                 case let .first(event):
@@ -47,7 +47,7 @@ extension Signal {
     @inlinable
     public func take(untilReplacement replacement: Signal<Value, Error>) -> Signal<Value, Error> {
         let sourceObservation = SerialDisposable()
-        return funnel({ (downstream: SignalCore<Value, Error>) in
+        return funnel({ (downstream: HeldCore<Value, Error>) in
             var replaced = false
             return { (tag: Pair<Event, Event>) in
                 switch tag {
@@ -89,7 +89,7 @@ extension Signal {
     @inlinable
     public func skip(until trigger: Signal<(), Never>) -> Signal<Value, Error> {
         let triggerObservation = SerialDisposable()
-        let makeAction = { (downstream: SignalCore<Value, Error>) in
+        let makeAction = { (downstream: HeldCore<Value, Error>) in
             var triggered = false
             var sourceTerminated = false
             return { (tag: Pair<Event, Signal<(), Never>.Event>) in

@@ -14,7 +14,7 @@ extension Signal {
     /// output terminates, or when it has lost every observer and reference.
     @inlinable
     public func zip<U>(with other: Signal<U, Error>) -> Signal<(Value, U), Error> {
-        funnel({ (downstream: SignalCore<(Value, U), Error>) in
+        funnel({ (downstream: HeldCore<(Value, U), Error>) in
             var firstQueue = FIFO<Value>()
             var secondQueue = FIFO<U>()
             var firstCompleted = false
@@ -70,7 +70,7 @@ extension Signal {
         let inputs = Array(signals)
         guard !inputs.isEmpty else { return .never }
         let count = inputs.count
-        return funnel(inputs) { (downstream: SignalCore<[Value], Error>) in
+        return funnel(inputs) { (downstream: HeldCore<[Value], Error>) in
             var queues = ContiguousArray(repeating: FIFO<Value>(), count: count)
             var completed = ContiguousArray(repeating: false, count: count)
             // Inputs with at least one value waiting.
