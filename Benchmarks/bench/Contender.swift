@@ -25,9 +25,13 @@ protocol SignalContender: SendableMetatype {
 
     static func sendCompleted(_ input: Input)
 
-    static func map(_ signal: Output, _ transform: @escaping @Sendable (Int) -> Int) -> Output
+    /// `signal.map { $0 &+ 1 }`: the chain's map stage, written as a client
+    /// writes it (a closure literal at the call, which the compiler emits
+    /// in the operator's own calling convention).
+    static func mapStage(_ signal: Output) -> Output
 
-    static func filter(_ signal: Output, _ isIncluded: @escaping @Sendable (Int) -> Bool) -> Output
+    /// `signal.filter { $0 > 0 }`: the chain's filter stage, likewise.
+    static func filterStage(_ signal: Output) -> Output
 
     /// Every value of `a` and of `b` (ReactiveSwift's `a.merge(with: b)`).
     static func merge(_ a: Output, _ b: Output) -> Output
@@ -101,8 +105,8 @@ extension SignalContender {
         var s = signal
         for stage in ChainStage.stages(depth: depth) {
             switch stage {
-            case let .map(f): s = map(s, f)
-            case let .filter(p): s = filter(s, p)
+            case .map: s = mapStage(s)
+            case .filter: s = filterStage(s)
             }
         }
         return s

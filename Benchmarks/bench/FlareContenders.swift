@@ -27,13 +27,9 @@ enum FlareContender: SignalContender {
 
     static func sendCompleted(_ input: Input) { input.sendCompleted() }
 
-    static func map(_ signal: Output, _ transform: @escaping @Sendable (Int) -> Int) -> Output {
-        signal.map(transform)
-    }
+    static func mapStage(_ signal: Output) -> Output { signal.map { $0 &+ 1 } }
 
-    static func filter(_ signal: Output, _ isIncluded: @escaping @Sendable (Int) -> Bool) -> Output {
-        signal.filter(isIncluded)
-    }
+    static func filterStage(_ signal: Output) -> Output { signal.filter { $0 > 0 } }
 
     static func merge(_ a: Output, _ b: Output) -> Output { a.merge(with: b) }
 
