@@ -250,8 +250,17 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     static func deliver(_ event: Event, raw: UnsafeMutablePointer<flare_core>, core: SignalCore) -> Bool {
         flare_core_splice(raw)
         guard case .value = event else { return core.deliverTerminal(event) }
+        deliverSpliced(value: event, raw: raw)
+        return false
+    }
+
+    /// Delivers `event`, a value, to the observers in the private array; the
+    /// caller holds the serial word and has spliced the additions.
+    @inlinable
+    @inline(__always)
+    static func deliverSpliced(value event: Event, raw: UnsafeMutablePointer<flare_core>) {
         let count = raw.pointee.count
-        guard count != 0 else { return false }
+        guard count != 0 else { return }
         let items = raw.pointee.items.unsafelyUnwrapped
         // One observer is the common case (every link of an operator chain,
         // most signals): no loop, no counters, nothing live across the call.
@@ -259,11 +268,22 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
             let entry = items[0].unsafelyUnwrapped
             if _fastPath(flare_entry_is_active(entry)) {
                 Unmanaged<Observer>.fromOpaque(entry.pointee.ctx.unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.action(event) }
-                return false
+            } else {
+                flare_core_note_dead(raw, 1)
             }
-            flare_core_note_dead(raw, 1)
-            return false
+            return
         }
+        deliverLoop(value: event, raw: raw, count: count, items: items)
+    }
+
+    /// `deliverSpliced` for two observers or more: out of line, so that the
+    /// single-observer path it is inlined into keeps few registers live.
+    @inlinable
+    @inline(never)
+    static func deliverLoop(
+        value event: Event, raw: UnsafeMutablePointer<flare_core>,
+        count: Int, items: UnsafeMutablePointer<UnsafeMutablePointer<flare_entry>?>
+    ) {
         var dead = 0
         var i = 0
         while i < count {
@@ -276,7 +296,6 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
             i &+= 1
         }
         flare_core_note_dead(raw, dead)
-        return false
     }
 
     /// Delivers a terminal event: each observer still active is claimed
@@ -397,6 +416,22 @@ struct HeldCore<Value, Error: Swift.Error> {
     @inline(__always)
     func deliverHeld(_ event: Signal<Value, Error>.Event) {
         if SignalCore.deliver(event, raw: raw, core: core) { core.lifetimeToken.dispose() }
+    }
+
+    /// `deliverHeld(.value(value))`, for a link that knows it has a value:
+    /// no second look at the event's kind.
+    @inlinable
+    @inline(__always)
+    func deliverHeld(value: Value) {
+        flare_core_splice(raw)
+        SignalCore<Value, Error>.deliverSpliced(value: .value(value), raw: raw)
+    }
+
+    /// `deliverHeld` for the rarer events, kept out of the links' value path.
+    @inlinable
+    @inline(never)
+    func deliverHeldOutOfLine(_ event: Signal<Value, Error>.Event) {
+        deliverHeld(event)
     }
 }
 

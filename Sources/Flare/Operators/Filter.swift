@@ -38,8 +38,11 @@ final class FilterLink<Value, Error: Swift.Error> {
     @inlinable
     @inline(__always)
     func receive(_ event: Signal<Value, Error>.Event) {
-        if case let .value(value) = event, !isIncluded(value) { return }
-        downstream.deliverHeld(event)
+        if case let .value(value) = event {
+            if isIncluded(value) { downstream.deliverHeld(value: value) }
+        } else {
+            downstream.deliverHeldOutOfLine(event)
+        }
     }
 }
 
@@ -60,10 +63,10 @@ final class CompactMapLink<Value, U, Error: Swift.Error> {
     func receive(_ event: Signal<Value, Error>.Event) {
         switch event {
         case let .value(value):
-            if let mapped = transform(value) { downstream.deliverHeld(.value(mapped)) }
-        case let .failed(error): downstream.deliverHeld(.failed(error))
-        case .completed: downstream.deliverHeld(.completed)
-        case .interrupted: downstream.deliverHeld(.interrupted)
+            if let mapped = transform(value) { downstream.deliverHeld(value: mapped) }
+        case let .failed(error): downstream.deliverHeldOutOfLine(.failed(error))
+        case .completed: downstream.deliverHeldOutOfLine(.completed)
+        case .interrupted: downstream.deliverHeldOutOfLine(.interrupted)
         }
     }
 }

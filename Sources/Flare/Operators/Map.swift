@@ -64,10 +64,10 @@ final class MapLink<Value, U, Error: Swift.Error> {
     @inline(__always)
     func receive(_ event: Signal<Value, Error>.Event) {
         switch event {
-        case let .value(value): downstream.deliverHeld(.value(transform(value)))
-        case let .failed(error): downstream.deliverHeld(.failed(error))
-        case .completed: downstream.deliverHeld(.completed)
-        case .interrupted: downstream.deliverHeld(.interrupted)
+        case let .value(value): downstream.deliverHeld(value: transform(value))
+        case let .failed(error): downstream.deliverHeldOutOfLine(.failed(error))
+        case .completed: downstream.deliverHeldOutOfLine(.completed)
+        case .interrupted: downstream.deliverHeldOutOfLine(.interrupted)
         }
     }
 }
