@@ -78,7 +78,9 @@ static flare_entry *in_attach_order(AO_t top) {
     flare_entry *e = top > FLARE_ADDS_CLOSED ? (flare_entry *)top : NULL;
     while (e) {
         flare_entry *next = e->add_next;
-        e->add_next = fifo;
+        /* A disposer's retraction may read `add_next` of the top entry
+         * concurrently (its CAS then fails and the value is unused). */
+        AO_store((volatile AO_t *)&e->add_next, (AO_t)fifo);
         fifo = e;
         e = next;
     }
@@ -147,6 +149,21 @@ void flare_core_compact(flare_core *c) {
 
 flare_dispose_result flare_entry_dispose(flare_core *c, flare_entry *e) {
     if (!flare_entry_claim(e, FLARE_ENTRY_DISPOSED)) return FLARE_DISPOSE_NOOP;
+    /* Retraction: an observer disposed before any drain spliced it, while
+     * its entry is still the top of the additions (the usual case for one
+     * disposed right after it attached), is taken back with one CAS. Drains,
+     * seals and destroy take the stack only whole, by a CAS or exchange of
+     * `adds`, so if ours succeeds no drain has seen the entry or ever will:
+     * the context is released here, on this thread, and the stack's
+     * reference is dropped. `adds == e` cannot be an ABA: an entry is pushed
+     * once, and the caller's handle keeps it from being freed and reused. */
+    if (AO_load(&c->adds) == (AO_t)e) {
+        AO_t below = AO_load((volatile AO_t *)&e->add_next);
+        if (AO_compare_and_swap_full(&c->adds, (AO_t)e, below)) {
+            flare_entry_unref(e);
+            return FLARE_DISPOSE_RELEASE;
+        }
+    }
     flare_serial *s = c->serial;
     /* An RMW that changes nothing, so that it is ordered against the
      * drainers' CAS on the same word (see flare.h). */

@@ -88,6 +88,7 @@ static void serial_close_with_nothing_pending(void) {
 /* ---- entries -------------------------------------------------------------- */
 
 static int ctx_a;
+static int ctx_b;
 
 static void entry_claim_exactly_once(void) {
     long live = flare_debug_live_entries();
@@ -118,19 +119,86 @@ static void entry_refcount_frees_with_last(void) {
     CHECK_EQ(flare_debug_live_entries(), live);
 }
 
+/* Attaches `e` and splices it in, as the next event's drain would. */
+static void attach_and_splice(flare_core *c, flare_serial *s, flare_entry *e) {
+    CHECK_EQ(flare_core_attach(c, e), FLARE_ATTACHED);
+    CHECK(flare_serial_try_acquire(s));
+    flare_core_splice(c);
+    CHECK(flare_serial_release(s) == NULL);
+}
+
 static void entry_dispose_idle_releases(void) {
     flare_serial s;
     flare_core c;
     flare_serial_init(&s);
     flare_core_init(&c, &s);
     flare_entry *e = flare_entry_new(&ctx_a);
-    CHECK_EQ(flare_core_attach(&c, e), FLARE_ATTACHED);
+    attach_and_splice(&c, &s, e);
     CHECK_EQ(flare_entry_dispose(&c, e), FLARE_DISPOSE_RELEASE);
     CHECK_EQ(flare_serial_peek(&s), FLARE_SERIAL_IDLE); /* nothing pushed */
     CHECK_EQ(flare_entry_dispose(&c, e), FLARE_DISPOSE_NOOP); /* idempotent */
     CHECK_EQ(e->word >> 2, 2);
     flare_entry_unref(e);            /* the handle's */
-    flare_core_destroy(&c, NULL);    /* the bag's: never spliced */
+    flare_core_destroy(&c, NULL);    /* the bag's */
+}
+
+/* An entry disposed before any drain took it, while it is the top of the
+ * additions, is taken back: released at once even during a drain, and the
+ * stack's reference dropped; nothing is pushed on the serial word. */
+static void entry_dispose_retracts_unspliced_top(void) {
+    long live = flare_debug_live_entries();
+    flare_serial s;
+    flare_core c;
+    flare_serial_init(&s);
+    flare_core_init(&c, &s);
+    flare_entry *a = flare_entry_new(&ctx_a);
+    flare_entry *b = flare_entry_new(&ctx_b);
+    CHECK_EQ(flare_core_attach(&c, a), FLARE_ATTACHED);
+    CHECK_EQ(flare_core_attach(&c, b), FLARE_ATTACHED);
+    CHECK(flare_serial_try_acquire(&s)); /* a drain is in progress */
+    CHECK_EQ(flare_entry_dispose(&c, b), FLARE_DISPOSE_RELEASE);
+    CHECK_EQ(b->word >> 2, 1);           /* only the handle's is left */
+    CHECK(c.adds == (AO_t)a);            /* b is off the stack */
+    CHECK_EQ(flare_entry_dispose(&c, a), FLARE_DISPOSE_RELEASE); /* now the top */
+    CHECK_EQ(c.adds, 0);
+    CHECK(flare_serial_release(&s) == NULL); /* no removal node */
+    flare_entry_unref(a);
+    flare_entry_unref(b);
+    CHECK_EQ(flare_debug_live_entries(), live);
+    CHECK(flare_serial_try_acquire(&s));
+    flare_core_splice(&c);
+    CHECK_EQ(c.count, 0);
+    CHECK(flare_serial_release(&s) == NULL);
+    flare_core_destroy(&c, NULL);
+}
+
+/* Below the top of the additions, or once spliced, disposal during a drain
+ * is deferred as before: the drain still holds the entry. */
+static void entry_dispose_below_top_defers(void) {
+    long live = flare_debug_live_entries();
+    flare_serial s;
+    flare_core c;
+    flare_serial_init(&s);
+    flare_core_init(&c, &s);
+    flare_entry *a = flare_entry_new(&ctx_a);
+    flare_entry *b = flare_entry_new(&ctx_b);
+    CHECK_EQ(flare_core_attach(&c, a), FLARE_ATTACHED);
+    CHECK_EQ(flare_core_attach(&c, b), FLARE_ATTACHED);
+    CHECK(flare_serial_try_acquire(&s));
+    CHECK_EQ(flare_entry_dispose(&c, a), FLARE_DISPOSE_DEFERRED);
+    CHECK(c.adds == (AO_t)b);
+    flare_node *n = flare_serial_release(&s);
+    CHECK(n == &a->removal && n->next == NULL);
+    flare_entry_unref(a); /* the drainer, after releasing ctx */
+    flare_core_splice(&c); /* drops a (disposed), keeps b */
+    CHECK_EQ(c.count, 1);
+    CHECK(c.items[0] == b);
+    CHECK(flare_serial_release(&s) == NULL);
+    flare_entry_unref(a); /* handle: a is freed */
+    CHECK_EQ(flare_debug_live_entries(), live + 1);
+    flare_entry_unref(b);
+    flare_core_destroy(&c, NULL);
+    CHECK_EQ(flare_debug_live_entries(), live);
 }
 
 static void entry_dispose_during_drain_defers(void) {
@@ -167,7 +235,7 @@ static void entry_dispose_after_close_releases(void) {
     flare_serial_init(&s);
     flare_core_init(&c, &s);
     flare_entry *e = flare_entry_new(&ctx_a);
-    CHECK_EQ(flare_core_attach(&c, e), FLARE_ATTACHED);
+    attach_and_splice(&c, &s, e);
     CHECK(flare_serial_try_acquire(&s));
     CHECK(flare_serial_close(&s) == NULL);
     CHECK_EQ(flare_entry_dispose(&c, e), FLARE_DISPOSE_RELEASE);
@@ -389,6 +457,8 @@ int main(void) {
     RUN(entry_refcount_frees_with_last);
     RUN(entry_dispose_idle_releases);
     RUN(entry_dispose_during_drain_defers);
+    RUN(entry_dispose_retracts_unspliced_top);
+    RUN(entry_dispose_below_top_defers);
     RUN(entry_dispose_after_close_releases);
     RUN(bag_attach_order);
     RUN(bag_splice_drops_entries_disposed_before);

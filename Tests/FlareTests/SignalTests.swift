@@ -199,6 +199,41 @@ struct SignalTests {
         #expect(weakCanary == nil)
     }
 
+    @Test("an observer disposed during a delivery is released when that event is done, or at once if it never saw one")
+    func disposeDuringDeliveryReleases() {
+        let (signal, input) = Signal<Int, Never>.pipe()
+        weak var weakSpliced: Canary?
+        weak var weakFresh: Canary?
+        var spliced: Disposable?
+        var releasedInside: [Bool] = []
+        do {
+            let canary = Canary()
+            weakSpliced = canary
+            spliced = signal.observeValues { _ in withExtendedLifetime(canary) {} }
+        }
+        let driver = signal.observeValues { value in
+            guard value == 2 else { return }
+            // Attached during this delivery: it has seen no event, so its
+            // disposal takes it back and releases it before returning.
+            do {
+                let canary = Canary()
+                weakFresh = canary
+                let fresh = signal.observeValues { _ in withExtendedLifetime(canary) {} }
+                fresh?.dispose()
+            }
+            releasedInside.append(weakFresh == nil)
+            // Attached before this event: the delivery in progress may still
+            // be using it, so it is released once the event is done.
+            spliced?.dispose()
+            releasedInside.append(weakSpliced == nil)
+        }
+        input.send(value: 1)
+        input.send(value: 2)
+        #expect(releasedInside == [true, false])
+        #expect(weakSpliced == nil)
+        withExtendedLifetime(driver) {}
+    }
+
     @Test("a signal with no observers and no reference is released and its lifetime ends once")
     func unreferencedSignalEnds() {
         let ended = Counter()

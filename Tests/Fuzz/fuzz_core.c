@@ -200,7 +200,11 @@ static void sys_dispose(sys *s, int k) {
             result = FLARE_DISPOSE_NOOP;
         } else {
             s->ref_state[k] = 1;
-            result = s->delivering && !s->closed ? FLARE_DISPOSE_DEFERRED : FLARE_DISPOSE_RELEASE;
+            /* Still the newest addition, not yet taken by a splice or a
+             * seal: retracted, and released at once even mid-delivery. */
+            bool retracted = s->adds_n > 0 && s->adds[s->adds_n - 1] == k;
+            if (retracted) s->adds_n--;
+            result = s->delivering && !s->closed && !retracted ? FLARE_DISPOSE_DEFERRED : FLARE_DISPOSE_RELEASE;
             ref_drop_retainer(s);
         }
     }

@@ -3,7 +3,8 @@
  * the serial word (try_acquire / push / release / close), the observer bag
  * (additions stack, drainer-private array, splice, compaction, seal), entry
  * claims and reference counts, and disposal with deferred reclamation of the
- * observer context (flare_entry_dispose + removal nodes).
+ * observer context (flare_entry_dispose: retraction of an entry still on top
+ * of the additions, or removal nodes).
  *
  * Threads (all concurrent, every interleaving explored):
  *   Sender(0)  sends S0_VALUES values, then a terminal event (`completed`)
@@ -249,16 +250,30 @@ inline dispose_and_drop(x) {
     claim(x, DISPOSED, won);
     if
     :: won ->
-        atomic { w = word };                /* the RMW of zero */
-        if
-        :: w == IDLE || w == CLOSED -> release_ctx(x)          /* RELEASE */
-        :: else ->
-            /* The removal's reference, then the push: one step, as nothing
-             * can observe the count in between (the handle holds one). */
-            atomic { assert(!freed[x]); refs[x]++; push(REMOVAL_BASE + x, false, r) };
+        /* Retraction: the CAS that takes the entry back off the top of the
+         * additions, if no drain has taken the stack since it was pushed. */
+        atomic {
             if
-            :: r == P_QUEUED -> skip                           /* DEFERRED */
-            :: else -> unref(x); release_ctx(x)                /* RELEASE */
+            :: addsn > 0 && adds[addsn - 1] == x ->
+                addsn--; adds[addsn] = 0; retracted = true
+            :: else -> retracted = false
+            fi
+        };
+        if
+        :: retracted -> unref(x); release_ctx(x)   /* the stack's reference; RELEASE */
+        :: else ->
+            atomic { w = word };                /* the RMW of zero */
+            if
+            :: w == IDLE || w == CLOSED -> release_ctx(x)      /* RELEASE */
+            :: else ->
+                /* The removal's reference, then the push: one step, as
+                 * nothing can observe the count in between (the handle
+                 * holds one). */
+                atomic { assert(!freed[x]); refs[x]++; push(REMOVAL_BASE + x, false, r) };
+                if
+                :: r == P_QUEUED -> skip                       /* DEFERRED */
+                :: else -> unref(x); release_ctx(x)            /* RELEASE */
+                fi
             fi
         fi
     :: else -> skip                                            /* NOOP */
@@ -505,13 +520,13 @@ next_send:
 
 proctype Disposer() {
     byte r, w;
-    bool won;
+    bool won, retracted;
     dispose_and_drop(0)
 }
 
 proctype Attacher() {
     byte r, w;
-    bool won, attached;
+    bool won, attached, retracted;
     /* observe: flare_entry_new (refs: bag + handle), flare_core_attach */
     atomic {
         if

@@ -360,9 +360,12 @@ typedef enum flare_dispose_result {
  *
  * The claim (ACTIVE → DISPOSED) makes every delivery not yet begun skip the
  * entry. Then the observer context may be released only when no drain can
- * still be calling it. The disposer reads the serial word with an RMW (a
- * fetch-and-add of zero), so the read is ordered in the word's modification
- * order with every drainer's acquiring and releasing CAS:
+ * still be calling it. If the entry is still the top of the additions (no
+ * drain has spliced it), one CAS on `adds` takes it back: no drain ever
+ * sees it, so the result is RELEASE even during a drain. Otherwise the
+ * disposer reads the serial word with an RMW (a fetch-and-add of zero), so
+ * the read is ordered in the word's modification order with every drainer's
+ * acquiring and releasing CAS:
  *   - idle (or closed): the last drain released before our RMW (we acquire
  *     its calls) and the next acquires after it (it sees our claim): release
  *     now;
