@@ -35,8 +35,12 @@ flare_entry *flare_entry_new(void *ctx) {
     e->word = FLARE_ENTRY_ACTIVE | 2 * FLARE_ENTRY_REF;
     e->add_next = NULL;
     e->removal.next = NULL;
-    e->removal.kind = FLARE_NODE_REMOVAL;
-    e->ctx = ctx;
+    if (!ctx) {
+        fputs("flare: an entry needs a non-NULL observer context\n", stderr);
+        abort();
+    }
+    e->ctx = ctx; /* also the removal node's kind */
+    e->owner = NULL;
     AO_fetch_and_add_full(&live_entries, 1);
     return e;
 }

@@ -195,7 +195,7 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
         while true {
             while let node = next {
                 next = node.pointee.next
-                if node.pointee.kind == UInt(FLARE_NODE_REMOVAL) {
+                if flare_node_is_removal(node) {
                     completeRemoval(node)
                 } else if deliver(takeEvent(node)) {
                     finishRootTermination(pending: next)
@@ -218,7 +218,7 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
         while true {
             while let node = next {
                 next = node.pointee.next
-                if node.pointee.kind == UInt(FLARE_NODE_REMOVAL) {
+                if flare_node_is_removal(node) {
                     completeRemoval(node)
                 } else {
                     destroyEvent(node)
@@ -436,22 +436,30 @@ struct HeldCore<Value, Error: Swift.Error> {
 }
 
 /// The disposable returned by `observe`: detaches one observer.
+///
+/// One word: the entry. The signal's core, which the handle keeps alive, is
+/// kept retained in the entry's `owner` word, so that the handle is the
+/// smallest object Swift allocates (every attached observer has one).
 final class Observation<Value, Error: Swift.Error>: Disposable, @unchecked Sendable {
-    let core: SignalCore<Value, Error>
     let entry: UnsafeMutablePointer<flare_entry>
 
     init(core: SignalCore<Value, Error>, entry: UnsafeMutablePointer<flare_entry>) {
-        self.core = core
+        entry.pointee.owner = Unmanaged.passRetained(core).toOpaque()
         self.entry = entry
     }
 
     deinit {
+        let core = entry.pointee.owner.unsafelyUnwrapped
         flare_entry_unref(entry)
+        Unmanaged<SignalCore<Value, Error>>.fromOpaque(core).release()
     }
 
     /// True once the observer no longer receives events: disposed, or
     /// terminated.
     var isDisposed: Bool { !flare_entry_is_active(entry) }
 
-    func dispose() { core.dispose(entry) }
+    func dispose() {
+        Unmanaged<SignalCore<Value, Error>>.fromOpaque(entry.pointee.owner.unsafelyUnwrapped)
+            ._withUnsafeGuaranteedRef { $0.dispose(entry) }
+    }
 }

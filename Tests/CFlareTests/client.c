@@ -158,7 +158,7 @@ static void drain(client_signal *s, flare_node *first) {
         while (next) {
             flare_node *node = next;
             next = node->next;
-            if (node->kind == FLARE_NODE_REMOVAL) {
+            if (flare_node_is_removal(node)) {
                 complete_removal(node);
             } else if (deliver(s, take_event(node))) {
                 finish_root_termination(s, next);
@@ -179,7 +179,7 @@ static void finish_root_termination(client_signal *s, flare_node *pending) {
         while (next) {
             flare_node *node = next;
             next = node->next;
-            if (node->kind == FLARE_NODE_REMOVAL) {
+            if (flare_node_is_removal(node)) {
                 complete_removal(node);
             } else {
                 (void)take_event(node);

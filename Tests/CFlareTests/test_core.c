@@ -218,7 +218,8 @@ static void entry_dispose_during_drain_defers(void) {
     CHECK_EQ(flare_entry_dispose(&c, e), FLARE_DISPOSE_NOOP);
     flare_node *n = flare_serial_release(&s);
     CHECK(n == &e->removal);
-    CHECK_EQ(n->kind, FLARE_NODE_REMOVAL);
+    CHECK(flare_node_is_removal(n));
+    CHECK(n->kind == (uintptr_t)e->ctx); /* the kind word is the context */
     CHECK(n->next == NULL);
     CHECK(flare_entry_of_removal(n) == e);
     flare_entry_unref(flare_entry_of_removal(n)); /* the drainer, after releasing ctx */

@@ -37,13 +37,12 @@ extern "C" {
 /* Queue nodes                                                               */
 /* ------------------------------------------------------------------------ */
 
-/** Kinds of node that travel through a serial word's pending stack. */
-enum {
-    /** An event; its payload follows the header, laid out by the sender. */
-    FLARE_NODE_EVENT = 0,
-    /** The removal of an entry disposed while a drain was running. */
-    FLARE_NODE_REMOVAL = 1,
-};
+/**
+ * The kind of an event node. Any other kind is the removal node of an entry
+ * disposed while a drain was running: its kind word is the entry's observer
+ * context, which is never NULL (see `flare_entry`).
+ */
+enum { FLARE_NODE_EVENT = 0 };
 
 /**
  * A pending item. `next` is written by the pusher before the CAS that
@@ -54,6 +53,9 @@ typedef struct flare_node {
     struct flare_node *next;
     uintptr_t kind;
 } flare_node;
+
+/** Whether `node` is an entry's removal node rather than an event. */
+static inline bool flare_node_is_removal(const flare_node *node) { return node->kind != FLARE_NODE_EVENT; }
 
 /* ------------------------------------------------------------------------ */
 /* The serial word                                                           */
@@ -206,13 +208,26 @@ typedef struct flare_entry {
     volatile AO_t word;
     /** Link in the core's stack of additions; written before the push. */
     struct flare_entry *add_next;
-    /** Pushed on the serial word when disposed during a drain. */
-    flare_node removal;
-    /** The observer: opaque to the core, owned as the state says. */
-    void *ctx;
+    union {
+        /** Pushed on the serial word when disposed during a drain. Its
+         * `kind` is `ctx`: non-NULL, so never FLARE_NODE_EVENT. Sharing the
+         * word keeps an entry at five words with `owner`. */
+        flare_node removal;
+        struct {
+            void *removal_next_;
+            /** The observer: opaque to the core, owned as the state says.
+             * Never NULL. */
+            void *ctx;
+        };
+    };
+    /** The handle's: opaque to the core, which never reads it (Swift keeps
+     * the signal's core there, retained while the handle lives, so that the
+     * handle itself is one word). */
+    void *owner;
 } flare_entry;
 
-/** A new ACTIVE entry with two references (the bag's and the handle's). */
+/** A new ACTIVE entry with two references (the bag's and the handle's).
+ * `ctx` must not be NULL; `owner` starts NULL. */
 flare_entry *flare_entry_new(void *ctx);
 
 /** Drops one reference; frees the entry with the last. */
