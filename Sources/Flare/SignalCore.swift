@@ -344,7 +344,7 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     /// - Returns: A disposable that detaches the observer, or `nil` if the
     ///   signal had already terminated, in which case the observer has been
     ///   sent `interrupted`.
-    @usableFromInline
+    @inlinable
     func observe(_ observer: Observer) -> Disposable? {
         flare_core_retain(raw)
         let entry = flare_entry_new(Unmanaged.passRetained(observer).toOpaque())!
@@ -440,9 +440,12 @@ struct HeldCore<Value, Error: Swift.Error> {
 /// One word: the entry. The signal's core, which the handle keeps alive, is
 /// kept retained in the entry's `owner` word, so that the handle is the
 /// smallest object Swift allocates (every attached observer has one).
+@usableFromInline
 final class Observation<Value, Error: Swift.Error>: Disposable, @unchecked Sendable {
+    @usableFromInline
     let entry: UnsafeMutablePointer<flare_entry>
 
+    @inlinable
     init(core: SignalCore<Value, Error>, entry: UnsafeMutablePointer<flare_entry>) {
         entry.pointee.owner = Unmanaged.passRetained(core).toOpaque()
         self.entry = entry
@@ -456,8 +459,10 @@ final class Observation<Value, Error: Swift.Error>: Disposable, @unchecked Senda
 
     /// True once the observer no longer receives events: disposed, or
     /// terminated.
+    @usableFromInline
     var isDisposed: Bool { !flare_entry_is_active(entry) }
 
+    @usableFromInline
     func dispose() {
         Unmanaged<SignalCore<Value, Error>>.fromOpaque(entry.pointee.owner.unsafelyUnwrapped)
             ._withUnsafeGuaranteedRef { $0.dispose(entry) }
