@@ -139,7 +139,11 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
         return (MemoryLayout<flare_node>.stride + align - 1) & ~(align - 1)
     }
 
-    @usableFromInline
+    /// The contended or reentrant send: queues `event` behind the drain in
+    /// progress. Out of line, but `@inlinable` like everything a drain runs,
+    /// so that it is specialized in the caller: generic code here would look
+    /// up the event type's metadata at every queued event.
+    @inlinable
     @inline(never)
     func sendQueued(_ event: Event) {
         if flare_serial_peek(serial) == UInt(FLARE_SERIAL_CLOSED) { return }
@@ -155,10 +159,11 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     }
 
     /// Bytes of a queued event node: the C header, then the event.
-    @usableFromInline
+    @inlinable
     static var nodeSize: Int { payloadOffset + MemoryLayout<Event>.size }
 
-    private func makeNode(_ event: Event) -> UnsafeMutablePointer<flare_node> {
+    @inlinable
+    func makeNode(_ event: Event) -> UnsafeMutablePointer<flare_node> {
         // The pool's memory is 16-byte aligned, as malloc's; wider events
         // would need another allocator, and no Swift enum of values is wider.
         precondition(MemoryLayout<Event>.alignment <= 16, "event alignment above 16 bytes")
@@ -168,19 +173,22 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
         return node
     }
 
-    private func takeEvent(_ node: UnsafeMutablePointer<flare_node>) -> Event {
+    @inlinable
+    func takeEvent(_ node: UnsafeMutablePointer<flare_node>) -> Event {
         let event = (UnsafeMutableRawPointer(node) + Self.payloadOffset).assumingMemoryBound(to: Event.self).move()
         flare_node_free(node, Self.nodeSize)
         return event
     }
 
-    private func destroyEvent(_ node: UnsafeMutablePointer<flare_node>) {
+    @inlinable
+    func destroyEvent(_ node: UnsafeMutablePointer<flare_node>) {
         _ = takeEvent(node)
     }
 
     /// Processes a removal node: the disposer handed the observer context
     /// over, and the drain has moved past every delivery that could use it.
-    private func completeRemoval(_ node: UnsafeMutablePointer<flare_node>) {
+    @inlinable
+    func completeRemoval(_ node: UnsafeMutablePointer<flare_node>) {
         let entry = flare_entry_of_removal(node)!
         releaseObserverContext(entry.pointee.ctx)
         flare_entry_unref(entry)
@@ -188,7 +196,7 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
 
     /// Delivers the nodes queued behind this drainer, FIFO, until the serial
     /// word is released or the signal terminates.
-    @usableFromInline
+    @inlinable
     @inline(never)
     func drain(_ first: UnsafeMutablePointer<flare_node>) {
         var next: UnsafeMutablePointer<flare_node>? = first
