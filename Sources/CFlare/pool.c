@@ -13,9 +13,12 @@
  *    thread's last writes to them are published);
  *  - an empty magazine takes the whole depot with one exchange (acquire).
  *
- * The depot is a stack of chains that is only ever pushed whole and taken
- * whole, so there is no ABA: a push derives its link from the value its CAS
- * compares against, and a take is an exchange. Memory held by the depot is
+ * The depot is a stack of batches (flushed magazines) that is only ever
+ * pushed one batch at a time and taken whole, so there is no ABA: a push
+ * derives its link from the value its CAS compares against, and a take is an
+ * exchange. A batch's first node carries the batch's tail and count, so a
+ * thread that takes the depot joins the batches in O(batches), without
+ * touching the nodes inside them (memory last written by another thread). Memory held by the depot is
  * bounded by the peak number of nodes queued at once; it stays reachable
  * (leak checkers see it through the depot) and is reused, never freed.
  * A thread's magazine goes back to the depot when the thread exits.
@@ -32,9 +35,17 @@ enum {
     FLUSH = 128,
 };
 
+/* A free node. `next` links a magazine's (or a batch's) nodes; the other
+ * fields are meaningful only in the first node of a batch in the depot. All
+ * four fit in the smallest class (GRAIN bytes). */
 typedef struct free_node {
     struct free_node *next;
+    struct free_node *next_batch;
+    struct free_node *batch_tail;
+    size_t batch_count;
 } free_node;
+
+_Static_assert(sizeof(free_node) <= GRAIN, "a free node must fit the smallest size class");
 
 typedef struct magazine {
     free_node *head;
@@ -50,10 +61,14 @@ static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
 
 static void flush(size_t c, magazine *m) {
     if (!m->head) return;
+    free_node *batch = m->head;
+    m->tail->next = NULL;
+    batch->batch_tail = m->tail;
+    batch->batch_count = m->count;
     AO_t old = AO_load(&depot[c]);
     for (;;) {
-        m->tail->next = (free_node *)old;
-        AO_t seen = AO_fetch_compare_and_swap_full(&depot[c], old, (AO_t)m->head);
+        batch->next_batch = (free_node *)old;
+        AO_t seen = AO_fetch_compare_and_swap_full(&depot[c], old, (AO_t)batch);
         if (seen == old) break;
         old = seen;
     }
@@ -89,14 +104,16 @@ static void refill(size_t c, magazine *m) {
         if (seen == top) break;
         top = seen;
     }
-    free_node *n = (free_node *)top;
-    m->head = n;
-    m->count = 1;
-    while (n->next) {
-        n = n->next;
-        m->count++;
+    /* Join the batches: O(batches), the nodes inside are not touched. */
+    free_node *batch = (free_node *)top;
+    m->head = batch;
+    m->tail = batch->batch_tail;
+    m->count = batch->batch_count;
+    for (batch = batch->next_batch; batch; batch = batch->next_batch) {
+        m->tail->next = batch;
+        m->tail = batch->batch_tail;
+        m->count += batch->batch_count;
     }
-    m->tail = n;
 }
 
 flare_node *flare_node_alloc(size_t size) {
