@@ -56,7 +56,14 @@ extension Signal {
         }
 
         deinit {
-            if interruptsOnDeinit { action(.interrupted) }
+            if interruptsOnDeinit { interruptOnDeinit() }
+        }
+
+        /// Apart from `deinit`, so that releasing an ordinary observer (often
+        /// from unspecialized code) instantiates no generic metadata.
+        @inline(never)
+        private func interruptOnDeinit() {
+            action(.interrupted)
         }
 
         /// Sends `event` to the observer.

@@ -387,6 +387,15 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     @usableFromInline
     func dropRetainer() {
         guard flare_core_release(raw) else { return }
+        lostLastRetainer()
+    }
+
+    /// `dropRetainer`'s rare half, apart so that the common one, reached
+    /// from unspecialized code (a disposable's `dispose`), instantiates no
+    /// generic metadata.
+    @usableFromInline
+    @inline(never)
+    func lostLastRetainer() {
         if isRoot {
             send(.interrupted)
         } else if flare_core_abandon(raw) {
