@@ -30,7 +30,7 @@ static void *checked(void *p) {
     return p;
 }
 
-flare_entry *flare_entry_new(void *ctx) {
+flare_entry *flare_entry_new(void *ctx, void *owner) {
     flare_entry *e = checked(malloc(sizeof *e));
     e->word = FLARE_ENTRY_ACTIVE | 2 * FLARE_ENTRY_REF;
     e->add_next = NULL;
@@ -39,8 +39,8 @@ flare_entry *flare_entry_new(void *ctx) {
         fputs("flare: an entry needs a non-NULL observer context\n", stderr);
         abort();
     }
-    e->ctx = ctx; /* also the removal node's kind */
-    e->owner = NULL;
+    e->removal.kind = (uintptr_t)ctx; /* see flare_entry_ctx */
+    e->owner = owner;
     AO_fetch_and_add_full(&live_entries, 1);
     return e;
 }
@@ -220,12 +220,12 @@ void flare_core_destroy(flare_core *c, void (*release_ctx)(void *ctx)) {
     flare_entry *late = in_attach_order(take_adds(c, FLARE_ADDS_CLOSED));
     for (size_t i = 0; i < c->count; i++) {
         flare_entry *e = c->items[i];
-        if (flare_entry_claim(e, FLARE_ENTRY_DONE) && release_ctx) release_ctx(e->ctx);
+        if (flare_entry_claim(e, FLARE_ENTRY_DONE) && release_ctx) release_ctx(flare_entry_ctx(e));
     }
     flare_core_drop_items(c);
     while (late) {
         flare_entry *next = late->add_next;
-        if (flare_entry_claim(late, FLARE_ENTRY_DONE) && release_ctx) release_ctx(late->ctx);
+        if (flare_entry_claim(late, FLARE_ENTRY_DONE) && release_ctx) release_ctx(flare_entry_ctx(late));
         flare_entry_unref(late);
         late = next;
     }

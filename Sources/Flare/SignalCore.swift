@@ -190,7 +190,7 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     @inlinable
     func completeRemoval(_ node: UnsafeMutablePointer<flare_node>) {
         let entry = flare_entry_of_removal(node)!
-        releaseObserverContext(entry.pointee.ctx)
+        releaseObserverContext(flare_entry_ctx(entry))
         flare_entry_unref(entry)
     }
 
@@ -275,7 +275,7 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
         if count == 1 {
             let entry = items[0].unsafelyUnwrapped
             if _fastPath(flare_entry_is_active(entry)) {
-                Unmanaged<Observer>.fromOpaque(entry.pointee.ctx.unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.action(event) }
+                Unmanaged<Observer>.fromOpaque(flare_entry_ctx(entry).unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.action(event) }
             } else {
                 flare_core_note_dead(raw, 1)
             }
@@ -297,7 +297,7 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
         while i < count {
             let entry = items[i].unsafelyUnwrapped
             if flare_entry_is_active(entry) {
-                Unmanaged<Observer>.fromOpaque(entry.pointee.ctx.unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.action(event) }
+                Unmanaged<Observer>.fromOpaque(flare_entry_ctx(entry).unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.action(event) }
             } else {
                 dead &+= 1
             }
@@ -322,7 +322,7 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
             for i in 0..<count {
                 let entry = items[i]!
                 if flare_entry_claim(entry, UInt32(FLARE_ENTRY_DONE)) {
-                    let observer = Unmanaged<Observer>.fromOpaque(entry.pointee.ctx)
+                    let observer = Unmanaged<Observer>.fromOpaque(flare_entry_ctx(entry))
                     observer._withUnsafeGuaranteedRef { $0.action(event) }
                     observer.release()
                 }
@@ -333,7 +333,7 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
             while true {
                 let next = late.pointee.add_next
                 if flare_entry_claim(late, UInt32(FLARE_ENTRY_DONE)) {
-                    let observer = Unmanaged<Observer>.fromOpaque(late.pointee.ctx)
+                    let observer = Unmanaged<Observer>.fromOpaque(flare_entry_ctx(late))
                     observer._withUnsafeGuaranteedRef { $0.action(.interrupted) }
                     observer.release()
                 }
@@ -355,15 +355,20 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     @inlinable
     func observe(_ observer: Observer) -> Disposable? {
         flare_core_retain(raw)
-        let entry = flare_entry_new(Unmanaged.passRetained(observer).toOpaque())!
+        // The entry is complete before it is published: the observer, and
+        // the core retained for the handle (the entry's owner word).
+        let entry = flare_entry_new(
+            Unmanaged.passRetained(observer).toOpaque(), Unmanaged.passRetained(self).toOpaque()
+        )!
         if flare_core_attach(raw, entry) == FLARE_ATTACHED {
-            return Observation(core: self, entry: entry)
+            return Observation<Value, Error>(entry: entry)
         }
         if flare_entry_claim(entry, UInt32(FLARE_ENTRY_DONE)) {
             observer.action(.interrupted)
-            releaseObserverContext(entry.pointee.ctx)
+            releaseObserverContext(flare_entry_ctx(entry))
         }
         flare_entry_unref(entry)
+        Unmanaged.passUnretained(self).release() // the handle's, never made
         dropRetainer()
         return nil
     }
@@ -372,7 +377,7 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     func dispose(_ entry: UnsafeMutablePointer<flare_entry>) {
         switch flare_entry_dispose(raw, entry) {
         case FLARE_DISPOSE_RELEASE:
-            releaseObserverContext(entry.pointee.ctx)
+            releaseObserverContext(flare_entry_ctx(entry))
             dropRetainer()
         case FLARE_DISPOSE_DEFERRED:
             dropRetainer()
@@ -462,9 +467,10 @@ final class Observation<Value, Error: Swift.Error>: Disposable, @unchecked Senda
     @usableFromInline
     let entry: UnsafeMutablePointer<flare_entry>
 
+    /// Takes over the handle's reference to `entry` and the core retained
+    /// in its owner word.
     @inlinable
-    init(core: SignalCore<Value, Error>, entry: UnsafeMutablePointer<flare_entry>) {
-        entry.pointee.owner = Unmanaged.passRetained(core).toOpaque()
+    init(entry: UnsafeMutablePointer<flare_entry>) {
         self.entry = entry
     }
 

@@ -147,7 +147,7 @@ static void finish_root_termination(client_signal *s, flare_node *pending);
 /* completeRemoval */
 static void complete_removal(flare_node *node) {
     flare_entry *e = flare_entry_of_removal(node);
-    client_observer_release(e->ctx);
+    client_observer_release(flare_entry_ctx(e));
     flare_entry_unref(e);
 }
 
@@ -236,8 +236,8 @@ static bool deliver_terminal(client_signal *s, client_event ev) {
     for (size_t i = 0; i < count; i++) {
         flare_entry *e = items[i];
         if (flare_entry_claim(e, FLARE_ENTRY_DONE)) {
-            call(e->ctx, ev);
-            client_observer_release(e->ctx);
+            call(flare_entry_ctx(e), ev);
+            client_observer_release(flare_entry_ctx(e));
         }
     }
     flare_core_drop_items(&s->core);
@@ -247,8 +247,8 @@ static bool deliver_terminal(client_signal *s, client_event ev) {
             flare_entry *e = late;
             late = e->add_next;
             if (flare_entry_claim(e, FLARE_ENTRY_DONE)) {
-                call(e->ctx, client_terminal(CLIENT_INTERRUPTED));
-                client_observer_release(e->ctx);
+                call(flare_entry_ctx(e), client_terminal(CLIENT_INTERRUPTED));
+                client_observer_release(flare_entry_ctx(e));
             }
             flare_entry_unref(e);
         }
@@ -272,7 +272,7 @@ static bool deliver(client_signal *s, client_event ev) {
         for (size_t i = 0; i < count; i++) {
             flare_entry *e = items[i];
             if (flare_entry_is_active(e)) {
-                call(e->ctx, ev);
+                call(flare_entry_ctx(e), ev);
             } else {
                 dead++;
             }
@@ -292,7 +292,7 @@ void client_deliver_held(client_signal *s, client_event ev) {
 /* observe */
 client_observation *client_observe(client_signal *s, client_observer *o) {
     flare_core_retain(&s->core);
-    flare_entry *e = flare_entry_new(o);
+    flare_entry *e = flare_entry_new(o, NULL);
     if (flare_core_attach(&s->core, e) == FLARE_ATTACHED) {
         client_observation *h = must(malloc(sizeof *h));
         h->signal = s;
@@ -301,7 +301,7 @@ client_observation *client_observe(client_signal *s, client_observer *o) {
     }
     if (flare_entry_claim(e, FLARE_ENTRY_DONE)) {
         call(o, client_terminal(CLIENT_INTERRUPTED));
-        client_observer_release(e->ctx);
+        client_observer_release(flare_entry_ctx(e));
     }
     flare_entry_unref(e);
     client_drop_retainer(s);
@@ -314,7 +314,7 @@ flare_dispose_result client_dispose(client_observation *h) {
     switch (r) {
     case FLARE_DISPOSE_RELEASE:
         AO_fetch_and_add_full(&disposals_released, 1);
-        client_observer_release(h->entry->ctx);
+        client_observer_release(flare_entry_ctx(h->entry));
         client_drop_retainer(h->signal);
         break;
     case FLARE_DISPOSE_DEFERRED:

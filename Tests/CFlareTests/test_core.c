@@ -92,9 +92,9 @@ static int ctx_b;
 
 static void entry_claim_exactly_once(void) {
     long live = flare_debug_live_entries();
-    flare_entry *e = flare_entry_new(&ctx_a);
+    flare_entry *e = flare_entry_new(&ctx_a, NULL);
     CHECK_EQ(flare_debug_live_entries(), live + 1);
-    CHECK(e->ctx == &ctx_a);
+    CHECK(flare_entry_ctx(e) == &ctx_a);
     CHECK(flare_entry_is_active(e));
     CHECK(flare_entry_claim(e, FLARE_ENTRY_DONE));
     CHECK(!flare_entry_is_active(e));
@@ -108,7 +108,7 @@ static void entry_claim_exactly_once(void) {
 
 static void entry_refcount_frees_with_last(void) {
     long live = flare_debug_live_entries();
-    flare_entry *e = flare_entry_new(&ctx_a);
+    flare_entry *e = flare_entry_new(&ctx_a, NULL);
     CHECK_EQ(e->word >> 2, 2); /* the bag's and the handle's */
     CHECK(flare_entry_claim(e, FLARE_ENTRY_DISPOSED));
     CHECK_EQ(e->word >> 2, 2); /* a claim keeps the count */
@@ -132,7 +132,7 @@ static void entry_dispose_idle_releases(void) {
     flare_core c;
     flare_serial_init(&s);
     flare_core_init(&c, &s);
-    flare_entry *e = flare_entry_new(&ctx_a);
+    flare_entry *e = flare_entry_new(&ctx_a, NULL);
     attach_and_splice(&c, &s, e);
     CHECK_EQ(flare_entry_dispose(&c, e), FLARE_DISPOSE_RELEASE);
     CHECK_EQ(flare_serial_peek(&s), FLARE_SERIAL_IDLE); /* nothing pushed */
@@ -151,8 +151,8 @@ static void entry_dispose_retracts_unspliced_top(void) {
     flare_core c;
     flare_serial_init(&s);
     flare_core_init(&c, &s);
-    flare_entry *a = flare_entry_new(&ctx_a);
-    flare_entry *b = flare_entry_new(&ctx_b);
+    flare_entry *a = flare_entry_new(&ctx_a, NULL);
+    flare_entry *b = flare_entry_new(&ctx_b, NULL);
     CHECK_EQ(flare_core_attach(&c, a), FLARE_ATTACHED);
     CHECK_EQ(flare_core_attach(&c, b), FLARE_ATTACHED);
     CHECK(flare_serial_try_acquire(&s)); /* a drain is in progress */
@@ -180,8 +180,8 @@ static void entry_dispose_below_top_defers(void) {
     flare_core c;
     flare_serial_init(&s);
     flare_core_init(&c, &s);
-    flare_entry *a = flare_entry_new(&ctx_a);
-    flare_entry *b = flare_entry_new(&ctx_b);
+    flare_entry *a = flare_entry_new(&ctx_a, NULL);
+    flare_entry *b = flare_entry_new(&ctx_b, NULL);
     CHECK_EQ(flare_core_attach(&c, a), FLARE_ATTACHED);
     CHECK_EQ(flare_core_attach(&c, b), FLARE_ATTACHED);
     CHECK(flare_serial_try_acquire(&s));
@@ -207,7 +207,7 @@ static void entry_dispose_during_drain_defers(void) {
     flare_core c;
     flare_serial_init(&s);
     flare_core_init(&c, &s);
-    flare_entry *e = flare_entry_new(&ctx_a);
+    flare_entry *e = flare_entry_new(&ctx_a, NULL);
     CHECK_EQ(flare_core_attach(&c, e), FLARE_ATTACHED);
     CHECK(flare_serial_try_acquire(&s));
     flare_core_splice(&c);
@@ -219,7 +219,7 @@ static void entry_dispose_during_drain_defers(void) {
     flare_node *n = flare_serial_release(&s);
     CHECK(n == &e->removal);
     CHECK(flare_node_is_removal(n));
-    CHECK(n->kind == (uintptr_t)e->ctx); /* the kind word is the context */
+    CHECK(n->kind == (uintptr_t)flare_entry_ctx(e)); /* the kind word is the context */
     CHECK(n->next == NULL);
     CHECK(flare_entry_of_removal(n) == e);
     flare_entry_unref(flare_entry_of_removal(n)); /* the drainer, after releasing ctx */
@@ -235,7 +235,7 @@ static void entry_dispose_after_close_releases(void) {
     flare_core c;
     flare_serial_init(&s);
     flare_core_init(&c, &s);
-    flare_entry *e = flare_entry_new(&ctx_a);
+    flare_entry *e = flare_entry_new(&ctx_a, NULL);
     attach_and_splice(&c, &s, e);
     CHECK(flare_serial_try_acquire(&s));
     CHECK(flare_serial_close(&s) == NULL);
@@ -257,12 +257,12 @@ static void bag_attach_order(void) {
     flare_core_init(&c, &s);
     flare_entry *e[6];
     for (int i = 0; i < 3; i++) {
-        e[i] = flare_entry_new(&ctxs[i]);
+        e[i] = flare_entry_new(&ctxs[i], NULL);
         CHECK_EQ(flare_core_attach(&c, e[i]), FLARE_ATTACHED);
     }
     flare_core_splice(&c);
     for (int i = 3; i < 6; i++) {
-        e[i] = flare_entry_new(&ctxs[i]);
+        e[i] = flare_entry_new(&ctxs[i], NULL);
         CHECK_EQ(flare_core_attach(&c, e[i]), FLARE_ATTACHED);
     }
     flare_core_splice(&c);
@@ -283,7 +283,7 @@ static void bag_splice_drops_entries_disposed_before(void) {
     flare_core_init(&c, &s);
     flare_entry *e[3];
     for (int i = 0; i < 3; i++) {
-        e[i] = flare_entry_new(&ctxs[i]);
+        e[i] = flare_entry_new(&ctxs[i], NULL);
         CHECK_EQ(flare_core_attach(&c, e[i]), FLARE_ATTACHED);
     }
     CHECK_EQ(flare_entry_dispose(&c, e[1]), FLARE_DISPOSE_RELEASE);
@@ -310,7 +310,7 @@ static void bag_compaction_preserves_order(void) {
     enum { N = 200 };
     flare_entry *e[N];
     for (int i = 0; i < N; i++) {
-        e[i] = flare_entry_new(&ctxs[i]);
+        e[i] = flare_entry_new(&ctxs[i], NULL);
         CHECK_EQ(flare_core_attach(&c, e[i]), FLARE_ATTACHED);
     }
     flare_core_splice(&c);
@@ -342,7 +342,7 @@ static void bag_attach_after_seal_fails(void) {
     flare_core c;
     flare_serial_init(&s);
     flare_core_init(&c, &s);
-    flare_entry *early = flare_entry_new(&ctxs[0]);
+    flare_entry *early = flare_entry_new(&ctxs[0], NULL);
     CHECK_EQ(flare_core_attach(&c, early), FLARE_ATTACHED);
     CHECK(flare_serial_try_acquire(&s));
     flare_core_splice(&c);
@@ -352,7 +352,7 @@ static void bag_attach_after_seal_fails(void) {
     /* Attached during the terminal delivery: returned by seal, in order. */
     flare_entry *late[3];
     for (int i = 0; i < 3; i++) {
-        late[i] = flare_entry_new(&ctxs[1 + i]);
+        late[i] = flare_entry_new(&ctxs[1 + i], NULL);
         CHECK_EQ(flare_core_attach(&c, late[i]), FLARE_ATTACHED);
     }
     CHECK(flare_entry_claim(early, FLARE_ENTRY_DONE));
@@ -367,7 +367,7 @@ static void bag_attach_after_seal_fails(void) {
     }
     CHECK(l == NULL);
     CHECK(flare_core_seal(&c) == NULL);
-    flare_entry *after = flare_entry_new(&ctxs[9]);
+    flare_entry *after = flare_entry_new(&ctxs[9], NULL);
     CHECK_EQ(flare_core_attach(&c, after), FLARE_ATTACH_TERMINATED);
     CHECK_EQ(after->word >> 2, 1); /* the bag's reference was dropped */
     CHECK(flare_entry_claim(after, FLARE_ENTRY_DONE));
@@ -392,13 +392,13 @@ static void bag_seal_closes_only_when_nothing_is_pending(void) {
     flare_core_splice(&c);
     CHECK(flare_core_begin_termination(&c));
     flare_core_drop_items(&c);
-    flare_entry *first = flare_entry_new(&ctxs[0]);
+    flare_entry *first = flare_entry_new(&ctxs[0], NULL);
     CHECK_EQ(flare_core_attach(&c, first), FLARE_ATTACHED);
     flare_entry *batch = flare_core_seal(&c);
     CHECK(batch == first && batch->add_next == NULL);
     /* While `first` is being interrupted, another observer attaches: the
      * stack is still open, and the next seal hands it to the drainer. */
-    flare_entry *second = flare_entry_new(&ctxs[1]);
+    flare_entry *second = flare_entry_new(&ctxs[1], NULL);
     CHECK_EQ(flare_core_attach(&c, second), FLARE_ATTACHED);
     CHECK(flare_core_is_alive(&c) == false);
     CHECK(flare_entry_claim(first, FLARE_ENTRY_DONE));
@@ -410,7 +410,7 @@ static void bag_seal_closes_only_when_nothing_is_pending(void) {
     /* Nothing pending: now it closes, and attaching fails. */
     CHECK(flare_core_seal(&c) == NULL);
     CHECK_EQ(c.state, FLARE_CORE_TERMINATED);
-    flare_entry *third = flare_entry_new(&ctxs[2]);
+    flare_entry *third = flare_entry_new(&ctxs[2], NULL);
     CHECK_EQ(flare_core_attach(&c, third), FLARE_ATTACH_TERMINATED);
     CHECK(flare_entry_claim(third, FLARE_ENTRY_DONE));
     flare_entry_unref(third);
@@ -432,7 +432,7 @@ static void bag_destroy_releases_what_it_owns(void) {
     flare_core_init(&c, &s);
     flare_entry *e[4];
     for (int i = 0; i < 4; i++) {
-        e[i] = flare_entry_new(&ctxs[i]);
+        e[i] = flare_entry_new(&ctxs[i], NULL);
         CHECK_EQ(flare_core_attach(&c, e[i]), FLARE_ATTACHED);
         if (i == 1) flare_core_splice(&c);
     }

@@ -208,27 +208,25 @@ typedef struct flare_entry {
     volatile AO_t word;
     /** Link in the core's stack of additions; written before the push. */
     struct flare_entry *add_next;
-    union {
-        /** Pushed on the serial word when disposed during a drain. Its
-         * `kind` is `ctx`: non-NULL, so never FLARE_NODE_EVENT. Sharing the
-         * word keeps an entry at five words with `owner`. */
-        flare_node removal;
-        struct {
-            void *removal_next_;
-            /** The observer: opaque to the core, owned as the state says.
-             * Never NULL. */
-            void *ctx;
-        };
-    };
+    /**
+     * Pushed on the serial word when disposed during a drain. Its `kind`
+     * word holds the observer context (`flare_entry_ctx`): non-NULL, so
+     * never FLARE_NODE_EVENT. Sharing the word keeps an entry at five words
+     * with `owner`. Written once, before the entry is published.
+     */
+    flare_node removal;
     /** The handle's: opaque to the core, which never reads it (Swift keeps
      * the signal's core there, retained while the handle lives, so that the
-     * handle itself is one word). */
+     * handle itself is one word). Written before the entry is published. */
     void *owner;
 } flare_entry;
 
+/** The observer: opaque to the core, owned as the entry's state says. */
+static inline void *flare_entry_ctx(const flare_entry *e) { return (void *)e->removal.kind; }
+
 /** A new ACTIVE entry with two references (the bag's and the handle's).
- * `ctx` must not be NULL; `owner` starts NULL. */
-flare_entry *flare_entry_new(void *ctx);
+ * `ctx` must not be NULL; `owner` is the handle's (see `flare_entry`). */
+flare_entry *flare_entry_new(void *ctx, void *owner);
 
 /** Drops one reference; frees the entry with the last. */
 void flare_entry_unref(flare_entry *e);
