@@ -142,62 +142,66 @@ static void entry_dispose_idle_releases(void) {
     flare_core_destroy(&c, NULL);    /* the bag's */
 }
 
+/* A core with entries a then b attached (b on top of the additions, neither
+ * spliced) and a drain in progress. */
+typedef struct two_unspliced {
+    flare_serial s;
+    flare_core c;
+    flare_entry *a, *b;
+} two_unspliced;
+
+static void attach_two_then_drain(two_unspliced *t) {
+    flare_serial_init(&t->s);
+    flare_core_init(&t->c, &t->s);
+    t->a = flare_entry_new(&ctx_a, NULL);
+    t->b = flare_entry_new(&ctx_b, NULL);
+    CHECK_EQ(flare_core_attach(&t->c, t->a), FLARE_ATTACHED);
+    CHECK_EQ(flare_core_attach(&t->c, t->b), FLARE_ATTACHED);
+    CHECK(flare_serial_try_acquire(&t->s));
+}
+
 /* An entry disposed before any drain took it, while it is the top of the
  * additions, is taken back: released at once even during a drain, and the
  * stack's reference dropped; nothing is pushed on the serial word. */
 static void entry_dispose_retracts_unspliced_top(void) {
     long live = flare_debug_live_entries();
-    flare_serial s;
-    flare_core c;
-    flare_serial_init(&s);
-    flare_core_init(&c, &s);
-    flare_entry *a = flare_entry_new(&ctx_a, NULL);
-    flare_entry *b = flare_entry_new(&ctx_b, NULL);
-    CHECK_EQ(flare_core_attach(&c, a), FLARE_ATTACHED);
-    CHECK_EQ(flare_core_attach(&c, b), FLARE_ATTACHED);
-    CHECK(flare_serial_try_acquire(&s)); /* a drain is in progress */
-    CHECK_EQ(flare_entry_dispose(&c, b), FLARE_DISPOSE_RELEASE);
-    CHECK_EQ(b->word >> 2, 1);           /* only the handle's is left */
-    CHECK(c.adds == (AO_t)a);            /* b is off the stack */
-    CHECK_EQ(flare_entry_dispose(&c, a), FLARE_DISPOSE_RELEASE); /* now the top */
-    CHECK_EQ(c.adds, 0);
-    CHECK(flare_serial_release(&s) == NULL); /* no removal node */
-    flare_entry_unref(a);
-    flare_entry_unref(b);
+    two_unspliced t;
+    attach_two_then_drain(&t);
+    CHECK_EQ(flare_entry_dispose(&t.c, t.b), FLARE_DISPOSE_RELEASE);
+    CHECK_EQ(t.b->word >> 2, 1);           /* only the handle's is left */
+    CHECK(t.c.adds == (AO_t)t.a);          /* b is off the stack */
+    CHECK_EQ(flare_entry_dispose(&t.c, t.a), FLARE_DISPOSE_RELEASE); /* now the top */
+    CHECK_EQ(t.c.adds, 0);
+    CHECK(flare_serial_release(&t.s) == NULL); /* no removal node */
+    flare_entry_unref(t.a);
+    flare_entry_unref(t.b);
     CHECK_EQ(flare_debug_live_entries(), live);
-    CHECK(flare_serial_try_acquire(&s));
-    flare_core_splice(&c);
-    CHECK_EQ(c.count, 0);
-    CHECK(flare_serial_release(&s) == NULL);
-    flare_core_destroy(&c, NULL);
+    CHECK(flare_serial_try_acquire(&t.s));
+    flare_core_splice(&t.c);
+    CHECK_EQ(t.c.count, 0);
+    CHECK(flare_serial_release(&t.s) == NULL);
+    flare_core_destroy(&t.c, NULL);
 }
 
 /* Below the top of the additions, or once spliced, disposal during a drain
  * is deferred as before: the drain still holds the entry. */
 static void entry_dispose_below_top_defers(void) {
     long live = flare_debug_live_entries();
-    flare_serial s;
-    flare_core c;
-    flare_serial_init(&s);
-    flare_core_init(&c, &s);
-    flare_entry *a = flare_entry_new(&ctx_a, NULL);
-    flare_entry *b = flare_entry_new(&ctx_b, NULL);
-    CHECK_EQ(flare_core_attach(&c, a), FLARE_ATTACHED);
-    CHECK_EQ(flare_core_attach(&c, b), FLARE_ATTACHED);
-    CHECK(flare_serial_try_acquire(&s));
-    CHECK_EQ(flare_entry_dispose(&c, a), FLARE_DISPOSE_DEFERRED);
-    CHECK(c.adds == (AO_t)b);
-    flare_node *n = flare_serial_release(&s);
-    CHECK(n == &a->removal && n->next == NULL);
-    flare_entry_unref(a); /* the drainer, after releasing ctx */
-    flare_core_splice(&c); /* drops a (disposed), keeps b */
-    CHECK_EQ(c.count, 1);
-    CHECK(c.items[0] == b);
-    CHECK(flare_serial_release(&s) == NULL);
-    flare_entry_unref(a); /* handle: a is freed */
+    two_unspliced t;
+    attach_two_then_drain(&t);
+    CHECK_EQ(flare_entry_dispose(&t.c, t.a), FLARE_DISPOSE_DEFERRED);
+    CHECK(t.c.adds == (AO_t)t.b);
+    flare_node *n = flare_serial_release(&t.s);
+    CHECK(n == &t.a->removal && n->next == NULL);
+    flare_entry_unref(t.a); /* the drainer, after releasing ctx */
+    flare_core_splice(&t.c); /* drops a (disposed), keeps b */
+    CHECK_EQ(t.c.count, 1);
+    CHECK(t.c.items[0] == t.b);
+    CHECK(flare_serial_release(&t.s) == NULL);
+    flare_entry_unref(t.a); /* handle: a is freed */
     CHECK_EQ(flare_debug_live_entries(), live + 1);
-    flare_entry_unref(b);
-    flare_core_destroy(&c, NULL);
+    flare_entry_unref(t.b);
+    flare_core_destroy(&t.c, NULL);
     CHECK_EQ(flare_debug_live_entries(), live);
 }
 

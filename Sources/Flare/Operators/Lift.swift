@@ -15,8 +15,8 @@ extension Signal {
     /// forwarder that unpacks its context; one that captures a single object
     /// through a much shorter one. The operators that sit in long chains
     /// (`map`, `filter`, `compactMap`) therefore keep their state in one
-    /// object (`MapLink`, `FilterLink`, `CompactMapLink`) and return
-    /// `{ link.receive($0) }`.
+    /// `Link` object and return `{ link.map($0) }` (or `filter`,
+    /// `compactMap`).
     ///
     /// The derived signal observes this one for as long as it is alive: its
     /// termination (by a terminal event, or because it lost its last
@@ -30,5 +30,66 @@ extension Signal {
         let upstreamObservation = core.observe(Observer(makeAction(HeldCore(downstream))))
         downstream.lifetime += upstreamObservation
         return signal
+    }
+}
+
+/// The state of a stateless single-input operator, in one object: its
+/// function and the derived core it delivers to. The observing closure then
+/// captures a single reference and Swift enters it through a forwarder of a
+/// few instructions instead of one that unpacks a multi-value context (see
+/// `liftCore`). Each operator's step is a method constrained on the
+/// function's result.
+@usableFromInline
+final class Link<Value, U, Error: Swift.Error, Result> {
+    @usableFromInline let function: (Value) -> Result
+    @usableFromInline let downstream: HeldCore<U, Error>
+
+    @inlinable
+    init(_ function: @escaping (Value) -> Result, _ downstream: HeldCore<U, Error>) {
+        self.function = function
+        self.downstream = downstream
+    }
+}
+
+extension Link where Result == U {
+    /// `map`: values go through the function, the rest unchanged.
+    @inlinable
+    @inline(__always)
+    func map(_ event: Signal<Value, Error>.Event) {
+        switch event {
+        case let .value(value): downstream.deliverHeld(value: function(value))
+        case let .failed(error): downstream.deliverHeldOutOfLine(.failed(error))
+        case .completed: downstream.deliverHeldOutOfLine(.completed)
+        case .interrupted: downstream.deliverHeldOutOfLine(.interrupted)
+        }
+    }
+}
+
+extension Link where Result == Bool, U == Value {
+    /// `filter`: values the function rejects are dropped, the rest unchanged.
+    @inlinable
+    @inline(__always)
+    func filter(_ event: Signal<Value, Error>.Event) {
+        if case let .value(value) = event {
+            if function(value) { downstream.deliverHeld(value: value) }
+        } else {
+            downstream.deliverHeldOutOfLine(event)
+        }
+    }
+}
+
+extension Link where Result == U? {
+    /// `compactMap`: values go through the function and nil results are
+    /// dropped; the rest unchanged.
+    @inlinable
+    @inline(__always)
+    func compactMap(_ event: Signal<Value, Error>.Event) {
+        switch event {
+        case let .value(value):
+            if let mapped = function(value) { downstream.deliverHeld(value: mapped) }
+        case let .failed(error): downstream.deliverHeldOutOfLine(.failed(error))
+        case .completed: downstream.deliverHeldOutOfLine(.completed)
+        case .interrupted: downstream.deliverHeldOutOfLine(.interrupted)
+        }
     }
 }

@@ -6,8 +6,8 @@ extension Signal {
     @inlinable
     public func map<U>(_ transform: @escaping (Value) -> U) -> Signal<U, Error> {
         liftCore { downstream in
-            let link = MapLink<Value, U, Error>(transform, downstream)
-            return { event in link.receive(event) }
+            let link = Link(transform, downstream)
+            return { event in link.map(event) }
         }
     }
 
@@ -40,34 +40,6 @@ extension Signal {
                 case .interrupted: downstream.deliverHeld(.interrupted)
                 }
             }
-        }
-    }
-}
-
-/// `map`'s state, in one object: the observing closure then captures a
-/// single reference, and Swift enters it through a forwarder of a few
-/// instructions instead of one that unpacks a multi-value context. Hot
-/// stateless operators (`map`, `filter`, `compactMap`) are built this way;
-/// see `liftCore`.
-@usableFromInline
-final class MapLink<Value, U, Error: Swift.Error> {
-    @usableFromInline let transform: (Value) -> U
-    @usableFromInline let downstream: HeldCore<U, Error>
-
-    @inlinable
-    init(_ transform: @escaping (Value) -> U, _ downstream: HeldCore<U, Error>) {
-        self.transform = transform
-        self.downstream = downstream
-    }
-
-    @inlinable
-    @inline(__always)
-    func receive(_ event: Signal<Value, Error>.Event) {
-        switch event {
-        case let .value(value): downstream.deliverHeld(value: transform(value))
-        case let .failed(error): downstream.deliverHeldOutOfLine(.failed(error))
-        case .completed: downstream.deliverHeldOutOfLine(.completed)
-        case .interrupted: downstream.deliverHeldOutOfLine(.interrupted)
         }
     }
 }
