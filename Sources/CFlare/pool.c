@@ -124,7 +124,12 @@ flare_node *flare_node_alloc(size_t size) {
     }
     size_t c = (size - 1) / GRAIN;
     magazine *m = &magazines[c];
-    if (!m->head) refill(c, m);
+    if (!m->head) {
+        /* A thread that takes nodes must give back what it still holds when
+         * it exits, even if it never frees one (a thread that only sends). */
+        if (!registered) register_thread();
+        refill(c, m);
+    }
     free_node *n = m->head;
     if (n) {
         m->head = n->next;
