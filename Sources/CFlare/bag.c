@@ -31,14 +31,14 @@ static void *checked(void *p) {
 }
 
 flare_entry *flare_entry_new(void *ctx, void *owner) {
-    flare_entry *e = checked(malloc(sizeof *e));
-    e->word = FLARE_ENTRY_ACTIVE | 2 * FLARE_ENTRY_REF;
-    e->add_next = NULL;
-    e->removal.next = NULL;
     if (!ctx) {
         fputs("flare: an entry needs a non-NULL observer context\n", stderr);
         abort();
     }
+    flare_entry *e = checked(malloc(sizeof *e));
+    e->word = FLARE_ENTRY_ACTIVE | 2 * FLARE_ENTRY_REF;
+    e->add_next = NULL;
+    e->removal.next = NULL;
     e->removal.kind = (uintptr_t)ctx; /* see flare_entry_ctx */
     e->owner = owner;
     AO_fetch_and_add_full(&live_entries, 1);

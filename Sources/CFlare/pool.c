@@ -18,8 +18,9 @@
  * derives its link from the value its CAS compares against, and a take is an
  * exchange. A batch's first node carries the batch's tail and count, so a
  * thread that takes the depot joins the batches in O(batches), without
- * touching the nodes inside them (memory last written by another thread). Memory held by the depot is
- * bounded by the peak number of nodes queued at once; it stays reachable
+ * touching the nodes inside them (memory last written by another thread).
+ * Memory held by the depot is bounded by the peak number of nodes queued at
+ * once; it stays reachable
  * (leak checkers see it through the depot) and is reused, never freed.
  * A thread's magazine goes back to the depot when the thread exits.
  */

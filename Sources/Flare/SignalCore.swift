@@ -43,8 +43,8 @@ private let releaseContextThunk: @convention(c) (UnsafeMutableRawPointer?) -> Vo
 /// word: `send` acquires it, delivers, and drains what other threads queued
 /// meanwhile. A **derived** core (made by a single-input operator) shares
 /// its upstream's word and is only ever delivered to from inside the
-/// upstream's delivery (`HeldCore.deliverHeld`), which already holds the word: a chain
-/// of operators has one serialization point, not one per link.
+/// upstream's delivery (`HeldCore.deliverHeld`), which already holds the
+/// word: a chain of operators has one serialization point, not one per link.
 ///
 /// Thread-safety: `send`, `observe` and `dispose` may be called from any
 /// thread, concurrently. Everything else runs only while holding the serial

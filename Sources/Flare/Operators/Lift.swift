@@ -2,9 +2,9 @@ extension Signal {
     /// Builds a signal derived from this one by a single-input operator.
     ///
     /// `makeAction` receives the derived signal's core (as a `HeldCore`) and
-    /// returns the closure that observes this signal. That closure runs only inside this
-    /// signal's serialized delivery, which holds the serial word both
-    /// signals share, so it delivers to the derived signal directly
+    /// returns the closure that observes this signal. That closure runs only
+    /// inside this signal's serialized delivery, which holds the serial word
+    /// both signals share, so it delivers to the derived signal directly
     /// (`deliverHeld`): the operator adds no second serialization point, no
     /// queue and no allocation per event. Operator state captured by the
     /// closure is touched only there, so it needs no lock. `deliverHeld` must
