@@ -83,6 +83,8 @@ struct Sink: @unchecked Sendable {
 /// The stages of an operator chain of the given depth, alternating
 /// map (+1) and filter (> 0), starting with map. Sent values are positive,
 /// so every event passes every filter and the whole chain runs for each.
+/// Contenders build each stage with the same closure written as a literal
+/// (`mapStage`, `filterStage`); the limit calls the closures carried here.
 enum ChainStage: Sendable {
     case map(@Sendable (Int) -> Int)
     case filter(@Sendable (Int) -> Bool)
