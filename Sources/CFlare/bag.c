@@ -49,7 +49,7 @@ void flare_entry_unref(flare_entry *e) {
     /* Full ordering: every owner's last use of the entry happens before the
      * free performed by the owner that drops the final reference. */
     AO_t old = AO_fetch_and_add_full(&e->word, (AO_t)0 - FLARE_ENTRY_REF);
-    if ((old & ~FLARE_ENTRY_STATE_MASK) == FLARE_ENTRY_REF) {
+    if ((old & ~(AO_t)FLARE_ENTRY_FLAGS_MASK) == FLARE_ENTRY_REF) {
         free(e);
         AO_fetch_and_add_full(&live_entries, (AO_t)-1);
     }
@@ -119,11 +119,14 @@ void flare_core_splice_slow(flare_core *c) {
     flare_entry *e = in_attach_order(take_adds(c, 0));
     while (e) {
         flare_entry *next = e->add_next;
-        if (flare_entry_is_active(e)) {
+        AO_t replaced;
+        if (flare_entry_set_if_active(e, FLARE_ENTRY_SPLICED, &replaced)) {
             reserve(c, c->count + 1);
             c->items[c->count++] = e;
         } else {
-            flare_entry_unref(e); /* disposed before it ever saw an event */
+            /* Disposed before it ever saw an event: its disposer, who saw
+             * it unmarked, has released it. */
+            flare_entry_unref(e);
         }
         e = next;
     }
@@ -152,21 +155,27 @@ void flare_core_compact(flare_core *c) {
 }
 
 flare_dispose_result flare_entry_dispose(flare_core *c, flare_entry *e) {
-    if (!flare_entry_claim(e, FLARE_ENTRY_DISPOSED)) return FLARE_DISPOSE_NOOP;
-    /* Retraction: an observer disposed before any drain spliced it, while
-     * its entry is still the top of the additions (the usual case for one
-     * disposed right after it attached), is taken back with one CAS. Drains,
-     * seals and destroy take the stack only whole, by a CAS or exchange of
-     * `adds`, so if ours succeeds no drain has seen the entry or ever will:
-     * the context is released here, on this thread, and the stack's
-     * reference is dropped. `adds == e` cannot be an ABA: an entry is pushed
-     * once, and the caller's handle keeps it from being freed and reused. */
-    if (AO_load(&c->adds) == (AO_t)e) {
-        AO_t below = AO_load((volatile AO_t *)&e->add_next);
-        if (AO_compare_and_swap_full(&c->adds, (AO_t)e, below)) {
-            flare_entry_unref(e);
-            return FLARE_DISPOSE_RELEASE;
+    AO_t claimed;
+    if (!flare_entry_set_if_active(e, FLARE_ENTRY_DISPOSED, &claimed)) return FLARE_DISPOSE_NOOP;
+    if (!(claimed & FLARE_ENTRY_SPLICED)) {
+        /* No drain has the entry in its array, and none will deliver to it:
+         * a splice marks only ACTIVE entries, and our claim came first on
+         * the entry's word. Seals and destroy call an entry only after
+         * winning a claim, which now fails. So the context is released here,
+         * on this thread, even mid-drain, without touching the serial word.
+         * Retraction: if the entry is still the top of the additions (the
+         * usual case for an observer disposed right after it attached), one
+         * CAS takes it back, and the stack's reference is dropped here
+         * too: no drain ever sees it. Drains, seals and destroy take the
+         * stack only whole, by a CAS or exchange of `adds`, so if ours
+         * succeeds the entry is ours. `adds == e` cannot be an ABA: an entry
+         * is pushed once, and the caller's handle keeps it from being freed
+         * and reused. Otherwise the next splice drops it. */
+        if (AO_load(&c->adds) == (AO_t)e) {
+            AO_t below = AO_load((volatile AO_t *)&e->add_next);
+            if (AO_compare_and_swap_full(&c->adds, (AO_t)e, below)) flare_entry_unref(e);
         }
+        return FLARE_DISPOSE_RELEASE;
     }
     flare_serial *s = c->serial;
     /* An RMW that changes nothing, so that it is ordered against the

@@ -9,6 +9,9 @@ HARNESS_STATE;
 
 static flare_node nodes[8];
 
+/* An entry's reference count. */
+static AO_t refs(const flare_entry *e) { return e->word / FLARE_ENTRY_REF; }
+
 static void init_nodes(void) {
     for (int i = 0; i < 8; i++) nodes[i] = (flare_node){NULL, FLARE_NODE_EVENT};
 }
@@ -109,9 +112,9 @@ static void entry_claim_exactly_once(void) {
 static void entry_refcount_frees_with_last(void) {
     long live = flare_debug_live_entries();
     flare_entry *e = flare_entry_new(&ctx_a, NULL);
-    CHECK_EQ(e->word >> 2, 2); /* the bag's and the handle's */
+    CHECK_EQ(refs(e), 2); /* the bag's and the handle's */
     CHECK(flare_entry_claim(e, FLARE_ENTRY_DISPOSED));
-    CHECK_EQ(e->word >> 2, 2); /* a claim keeps the count */
+    CHECK_EQ(refs(e), 2); /* a claim keeps the count */
     flare_entry_unref(e);
     CHECK_EQ(flare_debug_live_entries(), live + 1);
     CHECK_EQ(e->word & FLARE_ENTRY_STATE_MASK, FLARE_ENTRY_DISPOSED); /* unref keeps the state */
@@ -122,8 +125,10 @@ static void entry_refcount_frees_with_last(void) {
 /* Attaches `e` and splices it in, as the next event's drain would. */
 static void attach_and_splice(flare_core *c, flare_serial *s, flare_entry *e) {
     CHECK_EQ(flare_core_attach(c, e), FLARE_ATTACHED);
+    CHECK(!(e->word & FLARE_ENTRY_SPLICED));
     CHECK(flare_serial_try_acquire(s));
     flare_core_splice(c);
+    CHECK(e->word & FLARE_ENTRY_SPLICED); /* marked as it enters the array */
     CHECK(flare_serial_release(s) == NULL);
 }
 
@@ -137,7 +142,7 @@ static void entry_dispose_idle_releases(void) {
     CHECK_EQ(flare_entry_dispose(&c, e), FLARE_DISPOSE_RELEASE);
     CHECK_EQ(flare_serial_peek(&s), FLARE_SERIAL_IDLE); /* nothing pushed */
     CHECK_EQ(flare_entry_dispose(&c, e), FLARE_DISPOSE_NOOP); /* idempotent */
-    CHECK_EQ(e->word >> 2, 2);
+    CHECK_EQ(refs(e), 2);
     flare_entry_unref(e);            /* the handle's */
     flare_core_destroy(&c, NULL);    /* the bag's */
 }
@@ -168,7 +173,7 @@ static void entry_dispose_retracts_unspliced_top(void) {
     two_unspliced t;
     attach_two_then_drain(&t);
     CHECK_EQ(flare_entry_dispose(&t.c, t.b), FLARE_DISPOSE_RELEASE);
-    CHECK_EQ(t.b->word >> 2, 1);           /* only the handle's is left */
+    CHECK_EQ(refs(t.b), 1);           /* only the handle's is left */
     CHECK(t.c.adds == (AO_t)t.a);          /* b is off the stack */
     CHECK_EQ(flare_entry_dispose(&t.c, t.a), FLARE_DISPOSE_RELEASE); /* now the top */
     CHECK_EQ(t.c.adds, 0);
@@ -183,20 +188,26 @@ static void entry_dispose_retracts_unspliced_top(void) {
     flare_core_destroy(&t.c, NULL);
 }
 
-/* Below the top of the additions, or once spliced, disposal during a drain
- * is deferred as before: the drain still holds the entry. */
-static void entry_dispose_below_top_defers(void) {
+/* Below the top of the additions, an entry no drain has spliced is still
+ * released at once during a drain (it stays on the stack; the next splice
+ * drops it); once spliced, its disposal is deferred to the drainer. */
+static void entry_dispose_unspliced_below_top_releases(void) {
     long live = flare_debug_live_entries();
     two_unspliced t;
     attach_two_then_drain(&t);
-    CHECK_EQ(flare_entry_dispose(&t.c, t.a), FLARE_DISPOSE_DEFERRED);
-    CHECK(t.c.adds == (AO_t)t.b);
-    flare_node *n = flare_serial_release(&t.s);
-    CHECK(n == &t.a->removal && n->next == NULL);
-    flare_entry_unref(t.a); /* the drainer, after releasing ctx */
-    flare_core_splice(&t.c); /* drops a (disposed), keeps b */
+    CHECK_EQ(flare_entry_dispose(&t.c, t.a), FLARE_DISPOSE_RELEASE);
+    CHECK(t.c.adds == (AO_t)t.b);          /* not retracted: b is on top */
+    CHECK_EQ(refs(t.a), 2);                /* the stack's and the handle's */
+    flare_core_splice(&t.c);               /* drops a (disposed), keeps b */
+    CHECK_EQ(refs(t.a), 1);
+    CHECK(!(t.a->word & FLARE_ENTRY_SPLICED));
     CHECK_EQ(t.c.count, 1);
     CHECK(t.c.items[0] == t.b);
+    CHECK(t.b->word & FLARE_ENTRY_SPLICED);
+    CHECK_EQ(flare_entry_dispose(&t.c, t.b), FLARE_DISPOSE_DEFERRED);
+    flare_node *n = flare_serial_release(&t.s);
+    CHECK(n == &t.b->removal && n->next == NULL); /* b's removal only */
+    flare_entry_unref(t.b); /* the drainer, after releasing ctx */
     CHECK(flare_serial_release(&t.s) == NULL);
     flare_entry_unref(t.a); /* handle: a is freed */
     CHECK_EQ(flare_debug_live_entries(), live + 1);
@@ -218,7 +229,7 @@ static void entry_dispose_during_drain_defers(void) {
     CHECK_EQ(c.count, 1);
     CHECK_EQ(flare_entry_dispose(&c, e), FLARE_DISPOSE_DEFERRED);
     CHECK(!flare_entry_is_active(e));
-    CHECK_EQ(e->word >> 2, 3); /* plus the removal node's */
+    CHECK_EQ(refs(e), 3); /* plus the removal node's */
     CHECK_EQ(flare_entry_dispose(&c, e), FLARE_DISPOSE_NOOP);
     flare_node *n = flare_serial_release(&s);
     CHECK(n == &e->removal);
@@ -244,7 +255,7 @@ static void entry_dispose_after_close_releases(void) {
     CHECK(flare_serial_try_acquire(&s));
     CHECK(flare_serial_close(&s) == NULL);
     CHECK_EQ(flare_entry_dispose(&c, e), FLARE_DISPOSE_RELEASE);
-    CHECK_EQ(e->word >> 2, 2); /* no removal reference left behind */
+    CHECK_EQ(refs(e), 2); /* no removal reference left behind */
     flare_entry_unref(e);
     flare_core_destroy(&c, NULL);
 }
@@ -334,7 +345,7 @@ static void bag_compaction_preserves_order(void) {
     CHECK(c.capacity < cap);
     for (size_t k = 0; k < c.count; k++) CHECK(c.items[k] == e[k * 17]);
     /* The bag's references of the dropped entries are gone; handles remain. */
-    for (int i = 0; i < N; i++) CHECK_EQ(e[i]->word >> 2, i % 17 == 0 ? 2 : 1);
+    for (int i = 0; i < N; i++) CHECK_EQ(refs(e[i]), i % 17 == 0 ? 2 : 1);
     for (int i = 0; i < N; i++) flare_entry_unref(e[i]);
     flare_core_destroy(&c, NULL);
     CHECK_EQ(flare_debug_live_entries(), live);
@@ -373,7 +384,7 @@ static void bag_attach_after_seal_fails(void) {
     CHECK(flare_core_seal(&c) == NULL);
     flare_entry *after = flare_entry_new(&ctxs[9], NULL);
     CHECK_EQ(flare_core_attach(&c, after), FLARE_ATTACH_TERMINATED);
-    CHECK_EQ(after->word >> 2, 1); /* the bag's reference was dropped */
+    CHECK_EQ(refs(after), 1); /* the bag's reference was dropped */
     CHECK(flare_entry_claim(after, FLARE_ENTRY_DONE));
     flare_entry_unref(after);
     flare_entry_unref(early);
@@ -463,7 +474,7 @@ int main(void) {
     RUN(entry_dispose_idle_releases);
     RUN(entry_dispose_during_drain_defers);
     RUN(entry_dispose_retracts_unspliced_top);
-    RUN(entry_dispose_below_top_defers);
+    RUN(entry_dispose_unspliced_below_top_releases);
     RUN(entry_dispose_after_close_releases);
     RUN(bag_attach_order);
     RUN(bag_splice_drops_entries_disposed_before);

@@ -199,12 +199,14 @@ struct SignalTests {
         #expect(weakCanary == nil)
     }
 
-    @Test("an observer disposed during a delivery is released when that event is done, or at once if it never saw one")
+    @Test("an observer disposed during a delivery is released when that event is done, or at once if no delivery has picked it up")
     func disposeDuringDeliveryReleases() {
         let (signal, input) = Signal<Int, Never>.pipe()
         weak var weakSpliced: Canary?
         weak var weakFresh: Canary?
+        weak var weakCovered: Canary?
         var spliced: Disposable?
+        var later: Disposable?
         var releasedInside: [Bool] = []
         do {
             let canary = Canary()
@@ -222,6 +224,17 @@ struct SignalTests {
                 fresh?.dispose()
             }
             releasedInside.append(weakFresh == nil)
+            // The same, attached before another observer that is still
+            // attached: no drain will deliver to it, so it is released at
+            // once too (the next event's drain drops its entry).
+            do {
+                let canary = Canary()
+                weakCovered = canary
+                let covered = signal.observeValues { _ in withExtendedLifetime(canary) {} }
+                later = signal.observeValues { _ in }
+                covered?.dispose()
+            }
+            releasedInside.append(weakCovered == nil)
             // Attached before this event: the delivery in progress may still
             // be using it, so it is released once the event is done.
             spliced?.dispose()
@@ -229,9 +242,10 @@ struct SignalTests {
         }
         input.send(value: 1)
         input.send(value: 2)
-        #expect(releasedInside == [true, false])
+        #expect(releasedInside == [true, true, false])
         #expect(weakSpliced == nil)
-        withExtendedLifetime(driver) {}
+        input.send(value: 3)
+        withExtendedLifetime((driver, later)) {}
     }
 
     @Test("a signal with no observers and no reference is released and its lifetime ends once")

@@ -52,6 +52,7 @@ typedef struct sys {
     /* reference model */
     int ref_state[MAX_OBS]; /* 0 active, 1 disposed, 2 done */
     bool ref_has_handle[MAX_OBS];
+    bool ref_spliced[MAX_OBS]; /* entered the array: a drain may call it */
     int items[MAX_OBS], items_n;
     int adds[MAX_OBS], adds_n;
     client_event queue[MAX_QUEUE];
@@ -106,7 +107,10 @@ static void ref_call(sys *s, int id, client_event ev) { record(s, id, ev); }
 static void ref_process(sys *s, client_event ev) {
     /* splice: additions still active join the array, in attach order */
     for (int i = 0; i < s->adds_n; i++) {
-        if (s->ref_state[s->adds[i]] == 0) s->items[s->items_n++] = s->adds[i];
+        if (s->ref_state[s->adds[i]] == 0) {
+            s->ref_spliced[s->adds[i]] = true;
+            s->items[s->items_n++] = s->adds[i];
+        }
     }
     s->adds_n = 0;
     if (ev.kind == CLIENT_VALUE) {
@@ -186,6 +190,7 @@ static void sys_observe(sys *s) {
     }
     s->ref_state[id] = 0;
     s->ref_has_handle[id] = true;
+    s->ref_spliced[id] = false;
     s->adds[s->adds_n++] = id;
 }
 
@@ -200,11 +205,12 @@ static void sys_dispose(sys *s, int k) {
             result = FLARE_DISPOSE_NOOP;
         } else {
             s->ref_state[k] = 1;
-            /* Still the newest addition, not yet taken by a splice or a
-             * seal: retracted, and released at once even mid-delivery. */
-            bool retracted = s->adds_n > 0 && s->adds[s->adds_n - 1] == k;
-            if (retracted) s->adds_n--;
-            result = s->delivering && !s->closed && !retracted ? FLARE_DISPOSE_DEFERRED : FLARE_DISPOSE_RELEASE;
+            /* Never spliced into the array: released at once even
+             * mid-delivery (no drain will call it), and retracted if it is
+             * still the newest addition; otherwise a splice or seal drops it. */
+            if (s->adds_n > 0 && s->adds[s->adds_n - 1] == k) s->adds_n--;
+            bool deferred = s->delivering && !s->closed && s->ref_spliced[k];
+            result = deferred ? FLARE_DISPOSE_DEFERRED : FLARE_DISPOSE_RELEASE;
             ref_drop_retainer(s);
         }
     }

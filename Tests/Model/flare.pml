@@ -3,8 +3,9 @@
  * the serial word (try_acquire / push / release / close), the observer bag
  * (additions stack, drainer-private array, splice, compaction, seal), entry
  * claims and reference counts, and disposal with deferred reclamation of the
- * observer context (flare_entry_dispose: retraction of an entry still on top
- * of the additions, or removal nodes).
+ * observer context (flare_entry_dispose: an entry no drain has spliced is
+ * released by its disposer, and retracted if still on top of the additions;
+ * a spliced one is handed to the drainer by a removal node).
  *
  * Threads (all concurrent, every interleaving explored):
  *   Sender(0)  sends S0_VALUES values, then a terminal event (`completed`)
@@ -104,6 +105,7 @@ byte stk[MAXN];           /* pending nodes, in push order */
 byte stkn = 0;
 
 byte estate[NENT];
+bool spliced[NENT];       /* FLARE_ENTRY_SPLICED */
 byte refs[NENT];
 bool freed[NENT];
 bool released[NENT];
@@ -245,11 +247,12 @@ inline call(x, v) {
     call_end(x, true)
 }
 
-/* flare_entry_dispose + SignalCore.dispose, then Observation.deinit. */
+/* flare_entry_dispose + SignalCore.dispose, then Observation.deinit. The
+ * claim's CAS also reads the entry's SPLICED mark (one word). */
 inline dispose_and_drop(x) {
-    claim(x, DISPOSED, won);
+    atomic { claim(x, DISPOSED, won); was_spliced = spliced[x] };
     if
-    :: won ->
+    :: won && !was_spliced ->
         /* Retraction: the CAS that takes the entry back off the top of the
          * additions, if no drain has taken the stack since it was pushed. */
         atomic {
@@ -260,20 +263,21 @@ inline dispose_and_drop(x) {
             fi
         };
         if
-        :: retracted -> unref(x); release_ctx(x)   /* the stack's reference; RELEASE */
+        :: retracted -> unref(x)                /* the stack's reference */
+        :: else -> skip                         /* a splice or seal drops it */
+        fi;
+        release_ctx(x)                          /* RELEASE: no drain will call it */
+    :: won && was_spliced ->
+        atomic { w = word };                    /* the RMW of zero */
+        if
+        :: w == IDLE || w == CLOSED -> release_ctx(x)          /* RELEASE */
         :: else ->
-            atomic { w = word };                /* the RMW of zero */
+            /* The removal's reference, then the push: one step, as nothing
+             * can observe the count in between (the handle holds one). */
+            atomic { assert(!freed[x]); refs[x]++; push(REMOVAL_BASE + x, false, r) };
             if
-            :: w == IDLE || w == CLOSED -> release_ctx(x)      /* RELEASE */
-            :: else ->
-                /* The removal's reference, then the push: one step, as
-                 * nothing can observe the count in between (the handle
-                 * holds one). */
-                atomic { assert(!freed[x]); refs[x]++; push(REMOVAL_BASE + x, false, r) };
-                if
-                :: r == P_QUEUED -> skip                       /* DEFERRED */
-                :: else -> unref(x); release_ctx(x)            /* RELEASE */
-                fi
+            :: r == P_QUEUED -> skip                           /* DEFERRED */
+            :: else -> unref(x); release_ctx(x)                /* RELEASE */
             fi
         fi
     :: else -> skip                                            /* NOOP */
@@ -296,8 +300,15 @@ inline splice() {
         do
         :: j < nsp ->
             atomic { x = sp[j]; sp[j] = 0; j++; assert(!freed[x]) };
+            /* The marking CAS: only an ACTIVE entry is marked and kept. */
+            atomic {
+                if
+                :: estate[x] == ACTIVE -> spliced[x] = true; items[count] = x; count++; kept = true
+                :: else -> kept = false
+                fi
+            };
             if
-            :: estate[x] == ACTIVE -> items[count] = x; count++
+            :: kept -> skip
             :: else -> unref(x)      /* disposed before it saw an event */
             fi
         :: else -> break
@@ -429,7 +440,7 @@ inline complete_removal(x) {
 
 proctype Sender(byte sid; byte nvals; bool terminal) {
     byte k = 0, v, n, r, r2, i, j, m, cnt, dead, x, nsp, bi, nb;
-    bool ok, t, won;
+    bool ok, t, won, kept;
     byte sp[NENT];
     byte batch[MAXN];
 
@@ -520,13 +531,13 @@ next_send:
 
 proctype Disposer() {
     byte r, w;
-    bool won, retracted;
+    bool won, retracted, was_spliced;
     dispose_and_drop(0)
 }
 
 proctype Attacher() {
     byte r, w;
-    bool won, attached, retracted;
+    bool won, attached, retracted, was_spliced;
     /* observe: flare_entry_new (refs: bag + handle), flare_core_attach */
     atomic {
         if

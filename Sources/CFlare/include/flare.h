@@ -192,17 +192,26 @@ enum {
 };
 enum {
     FLARE_ENTRY_STATE_MASK = 3,
-    FLARE_ENTRY_REF = 4,
+    /** Set by the drainer that moves the entry into its array, while it is
+     * still ACTIVE; never cleared. A drain delivers only to entries it has
+     * marked, so one disposed while unmarked can never be called. */
+    FLARE_ENTRY_SPLICED = 4,
+    FLARE_ENTRY_FLAGS_MASK = 7,
+    FLARE_ENTRY_REF = 8,
 };
 
 /**
  * One observer attached to a core.
  *
- * `word` = state | refs * 4. The state leaves ACTIVE exactly once, by CAS:
- * whoever wins owns the observer context (`ctx`) from then on and releases
- * it. The references are the owners of the entry's memory: the bag (from
- * attach until the drainer drops it), the handle (until the Swift disposable
- * is deinitialized) and, while it is pending, the removal node.
+ * `word` = state | SPLICED | refs * 8. The state leaves ACTIVE exactly once,
+ * by CAS: whoever wins owns the observer context (`ctx`) from then on and
+ * releases it. SPLICED is set, by CAS and only on an ACTIVE entry, when a
+ * drain moves the entry into its array: the one word orders it against the
+ * claim, so a disposer knows from the word it replaced whether any drain can
+ * ever call the observer. The references are the owners of the entry's
+ * memory: the bag (from attach until the drainer drops it), the handle (until
+ * the Swift disposable is deinitialized) and, while it is pending, the
+ * removal node.
  */
 typedef struct flare_entry {
     volatile AO_t word;
@@ -243,17 +252,32 @@ static inline bool flare_entry_is_active(const flare_entry *e) {
 }
 
 /**
+ * If `e` is ACTIVE, sets the bits `set` (a state, or SPLICED) in its word and
+ * returns true with the word it replaced in `*replaced`; otherwise returns
+ * false. A CAS loop, lock-free: it retries only when a reference count moved
+ * or another flag was set. Full ordering: claims and the splice mark on one
+ * word are totally ordered, which is what a disposer reads SPLICED for.
+ */
+static inline bool flare_entry_set_if_active(flare_entry *e, AO_t set, AO_t *replaced) {
+    AO_t old = AO_load(&e->word);
+    for (;;) {
+        if ((old & FLARE_ENTRY_STATE_MASK) != FLARE_ENTRY_ACTIVE) return false;
+        AO_t seen = AO_fetch_compare_and_swap_full(&e->word, old, old | set);
+        if (seen == old) {
+            *replaced = old;
+            return true;
+        }
+        old = seen;
+    }
+}
+
+/**
  * Moves an ACTIVE entry to `state` (DISPOSED or DONE). Returns true for the
  * one caller that wins: it now owns `ctx`.
  */
 static inline bool flare_entry_claim(flare_entry *e, unsigned state) {
-    AO_t old = AO_load(&e->word);
-    for (;;) {
-        if ((old & FLARE_ENTRY_STATE_MASK) != FLARE_ENTRY_ACTIVE) return false;
-        AO_t seen = AO_fetch_compare_and_swap_full(&e->word, old, old | (AO_t)state);
-        if (seen == old) return true;
-        old = seen;
-    }
+    AO_t replaced;
+    return flare_entry_set_if_active(e, state, &replaced);
 }
 
 /** The entry whose removal node this is. */
@@ -338,8 +362,10 @@ void flare_core_splice_slow(flare_core *c);
 
 /**
  * Called by the drainer before delivering each event: moves the pending
- * additions, in attach order, to the end of the private array. The common
- * case is one acquire load of an empty stack.
+ * additions, in attach order, to the end of the private array, marking each
+ * SPLICED, and drops those already disposed (their disposer has released
+ * them: no drain will call them). The common case is one acquire load of an
+ * empty stack.
  */
 static inline void flare_core_splice(flare_core *c) {
     AO_t top = AO_load_acquire(&c->adds);
@@ -373,12 +399,14 @@ typedef enum flare_dispose_result {
  *
  * The claim (ACTIVE → DISPOSED) makes every delivery not yet begun skip the
  * entry. Then the observer context may be released only when no drain can
- * still be calling it. If the entry is still the top of the additions (no
- * drain has spliced it), one CAS on `adds` takes it back: no drain ever
- * sees it, so the result is RELEASE even during a drain. Otherwise the
- * disposer reads the serial word with an RMW (a fetch-and-add of zero), so
- * the read is ordered in the word's modification order with every drainer's
- * acquiring and releasing CAS:
+ * still be calling it. If the word the claim replaced was not SPLICED, no
+ * drain has the entry in its array, and the drain that splices it will find
+ * it disposed and drop it: the result is RELEASE even during a drain, and
+ * the serial word is not touched. If the entry is also still the top of the
+ * additions, one CAS on `adds` takes it back, so that no drain sees it at
+ * all. For a SPLICED entry, the disposer reads the serial word with an RMW
+ * (a fetch-and-add of zero), so the read is ordered in the word's
+ * modification order with every drainer's acquiring and releasing CAS:
  *   - idle (or closed): the last drain released before our RMW (we acquire
  *     its calls) and the next acquires after it (it sees our claim): release
  *     now;
