@@ -17,8 +17,8 @@ final class SerialDomain: @unchecked Sendable {
     }
 }
 
-/// Memory for one `T` starting on a cache line, as the C core's layout
-/// assumes (see `FLARE_CACHE_LINE`). Freed with `deallocate()`.
+/// Memory for one `T` starting on a `FLARE_CACHE_LINE` (128-byte) boundary,
+/// as the C core's layout assumes. Freed with `deallocate()`.
 func allocateLineAligned<T>(_: T.Type) -> UnsafeMutablePointer<T> {
     UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<T>.stride, alignment: Int(FLARE_CACHE_LINE))
         .bindMemory(to: T.self, capacity: 1)
