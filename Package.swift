@@ -19,7 +19,11 @@ let package = Package(
         .target(
             name: "CFlare",
             dependencies: ["CAtomicOps"],
-            cSettings: [.define("_GNU_SOURCE")]
+            cSettings: [
+                .define("_GNU_SOURCE"),
+                // Live-entry counting for the leak tests: debug builds only.
+                .define("FLARE_DEBUG_ACCOUNTING", .when(configuration: .debug)),
+            ]
         ),
         // The Swift API over the core.
         .target(

@@ -18,9 +18,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef FLARE_DEBUG_ACCOUNTING
+/* One counter for the whole process: two full-fence RMWs on one shared line
+ * per attached observer, so release builds go without it. */
 static volatile AO_t live_entries;
 
 long flare_debug_live_entries(void) { return (long)AO_load(&live_entries); }
+#define COUNT_ENTRY(delta) AO_fetch_and_add_full(&live_entries, (AO_t)(delta))
+#else
+long flare_debug_live_entries(void) { return -1; }
+#define COUNT_ENTRY(delta) ((void)0)
+#endif
 
 static void *checked(void *p) {
     if (!p) {
@@ -41,7 +49,7 @@ flare_entry *flare_entry_new(void *ctx, void *owner) {
     e->removal.next = NULL;
     e->removal.kind = (uintptr_t)ctx; /* see flare_entry_ctx */
     e->owner = owner;
-    AO_fetch_and_add_full(&live_entries, 1);
+    COUNT_ENTRY(1);
     return e;
 }
 
@@ -51,7 +59,7 @@ void flare_entry_unref(flare_entry *e) {
     AO_t old = AO_fetch_and_add_full(&e->word, (AO_t)0 - FLARE_ENTRY_REF);
     if ((old & ~(AO_t)FLARE_ENTRY_FLAGS_MASK) == FLARE_ENTRY_REF) {
         free(e);
-        AO_fetch_and_add_full(&live_entries, (AO_t)-1);
+        COUNT_ENTRY(-1);
     }
 }
 

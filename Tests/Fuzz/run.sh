@@ -17,7 +17,7 @@ mkdir -p "$out/corpus"
 cflags=$(pkg-config --cflags atomic_ops)
 libs=$(pkg-config --libs atomic_ops)
 # shellcheck disable=SC2086
-"$clang" -std=c11 -D_GNU_SOURCE -g -O1 -mcx16 -Wall -Wextra -Werror \
+"$clang" -std=c11 -D_GNU_SOURCE -DFLARE_DEBUG_ACCOUNTING -g -O1 -mcx16 -Wall -Wextra -Werror \
     -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -I"$root/Sources/CFlare/include" -I"$root/Tests/CFlareTests" $cflags \
     "$root/Tests/Fuzz/fuzz_core.c" "$root/Tests/CFlareTests/client.c" \

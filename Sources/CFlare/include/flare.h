@@ -492,7 +492,12 @@ void flare_node_free(flare_node *node, size_t size);
 /* Debug accounting                                                          */
 /* ------------------------------------------------------------------------ */
 
-/** Entries allocated and not yet freed (for leak tests). */
+/**
+ * Entries allocated and not yet freed (for leak tests), or -1 if this build
+ * does not count them. Counted only where FLARE_DEBUG_ACCOUNTING is defined
+ * (SwiftPM debug builds, the C tests, the fuzzer): the count is one
+ * process-wide word that every observe and dispose would otherwise write.
+ */
 long flare_debug_live_entries(void);
 
 #ifdef __cplusplus
