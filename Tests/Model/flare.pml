@@ -418,7 +418,7 @@ inline deliver(v, t) {
         :: else -> break
         od;
         if
-        :: dead > 0 && dead * 2 >= count -> compact()
+        :: dead > 0 -> compact()
         :: else -> skip
         fi;
         atomic { i = 0; cnt = 0; dead = 0; x = 0 }

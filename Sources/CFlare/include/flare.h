@@ -377,15 +377,24 @@ static inline void flare_core_splice(flare_core *c) {
 }
 
 /**
- * Called by the drainer after an event during which it skipped `dead`
- * entries that are no longer active: drops them from the private array
- * (order preserved) once they are at least half of it, so iteration stays
- * proportional to the live observers at amortized O(1) per disposal.
+ * Drops the entries that are no longer active from the private array, order
+ * preserved. O(count).
  */
 void flare_core_compact(flare_core *c);
 
+/**
+ * Called by the drainer after an event during which it skipped `dead`
+ * entries that are no longer active: if it skipped any, compacts at once.
+ * The pass costs no more than the walk that found them (the same entries,
+ * just loaded), so a delivery stays O(count), and no event reads an entry
+ * that an earlier event found inactive. Waiting until they were half the
+ * array made every later event walk them again: with 100 observers and
+ * another thread observing and disposing, up to 100 dead entries per event,
+ * each a load from memory the disposing thread allocated (see the churn
+ * figures in docs/core-algorithm.md).
+ */
 static inline void flare_core_note_dead(flare_core *c, size_t dead) {
-    if (dead != 0 && dead * 2 >= c->count) flare_core_compact(c);
+    if (dead != 0) flare_core_compact(c);
 }
 
 /** What the caller of `flare_entry_dispose` must do. */
