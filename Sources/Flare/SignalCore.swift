@@ -368,15 +368,22 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
         let entry = flare_entry_new(
             Unmanaged.passRetained(observer).toOpaque(), Unmanaged.passRetained(self).toOpaque()
         )!
+        // The handle is made before the entry is published, so that a
+        // disposal right after `observe` returns finds the entry still on
+        // top of the additions (and takes it back) more often: a drain
+        // that splices it in the meantime must take the stack and mark it.
+        let handle = Observation<Value, Error>(entry: entry)
         if flare_core_attach(raw, entry) == FLARE_ATTACHED {
-            return Observation<Value, Error>(entry: entry)
+            return handle
         }
-        if flare_entry_claim(entry, UInt32(FLARE_ENTRY_DONE)) {
-            observer.action(.interrupted)
-            releaseObserverContext(flare_entry_ctx(entry))
+        // Terminated: the handle, never returned, holds the last reference
+        // to the entry until it goes.
+        withExtendedLifetime(handle) {
+            if flare_entry_claim(entry, UInt32(FLARE_ENTRY_DONE)) {
+                observer.action(.interrupted)
+                releaseObserverContext(flare_entry_ctx(entry))
+            }
         }
-        flare_entry_unref(entry)
-        Unmanaged.passUnretained(self).release() // the handle's, never made
         dropRetainer()
         return nil
     }
