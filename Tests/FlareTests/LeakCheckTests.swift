@@ -48,6 +48,24 @@ struct LeakCheckTests {
         #expect(flare_debug_live_entries() == before)
     }
 
+    @Test("a disposed observer's entry is freed by the next event, however few are disposed")
+    func entryFreedByNextEvent() throws {
+        let before = try liveEntries()
+        let (signal, input) = Signal<Int, Never>.pipe()
+        var handles = (0..<10).map { _ in signal.observeValues { _ in }! }
+        input.send(value: 1) // the drain moves all ten into its array
+        #expect(flare_debug_live_entries() == before + 10)
+        handles.removeFirst().dispose() // one of ten: the array still holds it
+        #expect(flare_debug_live_entries() == before + 10)
+        input.send(value: 2) // the walk skips it and drops it at once
+        #expect(flare_debug_live_entries() == before + 9)
+        for handle in handles { handle.dispose() }
+        handles.removeAll()
+        input.send(value: 3)
+        #expect(flare_debug_live_entries() == before)
+        withExtendedLifetime((signal, input)) {}
+    }
+
     /// The live-entry count, which this build must keep.
     private func liveEntries() throws -> Int {
         let live = flare_debug_live_entries()
