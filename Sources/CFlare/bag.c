@@ -68,6 +68,7 @@ void flare_core_init(flare_core *c, flare_serial *serial) {
     c->state = FLARE_CORE_ALIVE;
     c->retainers = 1;
     c->adds = 0;
+    c->interrupt = 0;
     c->items = NULL;
     c->count = 0;
     c->capacity = 0;

@@ -155,6 +155,10 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     @inline(never)
     func sendQueued(_ event: Event) {
         if flare_serial_peek(serial) == UInt(FLARE_SERIAL_CLOSED) { return }
+        // Prompt interruption: the drainer will deliver `interrupted` before
+        // anything still queued (see `drain`). Set before the push, whose
+        // releasing CAS carries it to the drainer that takes the node.
+        if case .interrupted = event { flare_core_request_interrupt(raw) }
         let node = makeNode(event)
         switch flare_serial_push(serial, node, true) {
         case FLARE_PUSH_QUEUED:
@@ -203,7 +207,9 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     }
 
     /// Delivers the nodes queued behind this drainer, FIFO, until the serial
-    /// word is released or the signal terminates.
+    /// word is released or the signal terminates. An `interrupted` sent
+    /// meanwhile overtakes every event still queued (contract 8): the check
+    /// before each queued event is where a delivery begins.
     @inlinable
     @inline(never)
     func drain(_ first: UnsafeMutablePointer<flare_node>) {
@@ -213,6 +219,10 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
                 next = node.pointee.next
                 if flare_node_is_removal(node) {
                     completeRemoval(node)
+                } else if _slowPath(flare_core_interrupt_requested(raw)) {
+                    destroyEvent(node)
+                    interruptPromptly(pending: next)
+                    return
                 } else if deliver(takeEvent(node)) {
                     finishRootTermination(pending: next)
                     return
@@ -221,6 +231,19 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
             guard let more = flare_serial_release(serial) else { return }
             next = more
         }
+    }
+
+    /// An interruption was requested while events were queued: delivers
+    /// `interrupted` now, ahead of them, then terminates as after any
+    /// terminal event, dropping what is still queued (the interrupter's own
+    /// node among it) and completing pending removals. Only a root's drainer
+    /// changes a root's lifecycle, and it has not terminated (it would have
+    /// closed the word), so the delivery always terminates the core.
+    @usableFromInline
+    @inline(never)
+    func interruptPromptly(pending: UnsafeMutablePointer<flare_node>?) {
+        _ = deliver(.interrupted)
+        finishRootTermination(pending: pending)
     }
 
     /// After a root's terminal event: closes the serial word, drops the events

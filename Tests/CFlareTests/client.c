@@ -151,6 +151,12 @@ static void complete_removal(flare_node *node) {
     flare_entry_unref(e);
 }
 
+/* interruptPromptly */
+static void interrupt_promptly(client_signal *s, flare_node *pending) {
+    CLIENT_REQUIRE(deliver(s, client_terminal(CLIENT_INTERRUPTED)));
+    finish_root_termination(s, pending);
+}
+
 /* drain */
 static void drain(client_signal *s, flare_node *first) {
     flare_node *next = first;
@@ -160,6 +166,10 @@ static void drain(client_signal *s, flare_node *first) {
             next = node->next;
             if (flare_node_is_removal(node)) {
                 complete_removal(node);
+            } else if (flare_core_interrupt_requested(&s->core)) {
+                (void)take_event(node);
+                interrupt_promptly(s, next);
+                return;
             } else if (deliver(s, take_event(node))) {
                 finish_root_termination(s, next);
                 return;
@@ -195,6 +205,7 @@ static void finish_root_termination(client_signal *s, flare_node *pending) {
 /* sendQueued */
 static void send_queued(client_signal *s, client_event ev) {
     if (flare_serial_peek(s->serial) == FLARE_SERIAL_CLOSED) return;
+    if (ev.kind == CLIENT_INTERRUPTED) flare_core_request_interrupt(&s->core);
     flare_node *node = make_node(ev);
     switch (flare_serial_push(s->serial, node, true)) {
     case FLARE_PUSH_QUEUED:

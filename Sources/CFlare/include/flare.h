@@ -324,6 +324,11 @@ typedef struct flare_core {
     char pad1[FLARE_CACHE_LINE - 2 * sizeof(AO_t)];
     /** The domain's serial word: the core's own, or its upstream root's. */
     flare_serial *serial;
+    /** 0, or 1 once `interrupted` was sent to this root while a delivery
+     * was in progress (`flare_core_request_interrupt`). Written at most
+     * once per signal, in the block the drainer reads for every event, so
+     * the check costs it nothing. */
+    volatile AO_t interrupt;
     /* Drainer-private (touched only while holding `serial`, or after the
      * last reference to the core is gone): */
     flare_entry **items;
@@ -475,6 +480,34 @@ static inline bool flare_core_is_alive(const flare_core *c) {
  * with an attacher, so nothing is lost and nothing is delivered twice.
  */
 flare_entry *flare_core_seal(flare_core *c);
+
+/**
+ * Prompt interruption (contract 8). A sender of `interrupted` to a root that
+ * finds a delivery in progress calls this before it pushes its own node:
+ * from then on the drainer delivers `interrupted` before any event still
+ * queued, instead of in FIFO order, and drops the rest (their removal nodes
+ * are still processed). The delivery in progress finishes first.
+ *
+ * Ordering: a relaxed store is enough. The store is sequenced before the
+ * releasing CAS that pushes the interrupter's node, so a drainer that takes
+ * that node (an acquiring exchange) happens after the store and, by
+ * write-read coherence, its next `flare_core_interrupt_requested` reads 1:
+ * the interrupter's own node can never be reached with the flag unseen.
+ * Before that, a drainer may read either value; the interrupt is then
+ * concurrent with the event it checks, and either order is a linearization.
+ * No data travels with the flag (the event has no payload), so nothing
+ * needs to be acquired with it.
+ */
+static inline void flare_core_request_interrupt(flare_core *c) { AO_store(&c->interrupt, 1); }
+
+/**
+ * Checked by a root's drainer before each queued event it takes from the
+ * serial word (never on the uncontended path): true once an interrupt was
+ * requested. Relaxed: see `flare_core_request_interrupt`.
+ */
+static inline bool flare_core_interrupt_requested(const flare_core *c) {
+    return AO_load((volatile AO_t *)&c->interrupt) != 0;
+}
 
 /** Drops the private array's entries (after the terminal event was delivered). */
 void flare_core_drop_items(flare_core *c);
