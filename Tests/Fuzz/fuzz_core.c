@@ -58,6 +58,8 @@ typedef struct sys {
     client_event queue[MAX_QUEUE];
     int q_head, q_tail;
     bool delivering, term_started, sealed, closed;
+    /* `interrupted` was sent while delivering: it overtakes the queue. */
+    bool interrupt_requested;
     long retainers;
 } sys;
 
@@ -151,12 +153,21 @@ static void ref_process(sys *s, client_event ev) {
 static void ref_send(sys *s, client_event ev) {
     if (s->closed) return;
     if (s->delivering) {
+        if (ev.kind == CLIENT_INTERRUPTED) s->interrupt_requested = true;
         if (s->q_tail < MAX_QUEUE) s->queue[s->q_tail++] = ev;
         return;
     }
     s->delivering = true;
     ref_process(s, ev);
-    while (!s->closed && s->q_head < s->q_tail) ref_process(s, s->queue[s->q_head++]);
+    while (!s->closed && s->q_head < s->q_tail) {
+        /* Contract 8: the current event has finished; `interrupted` comes
+         * next, and nothing still queued is delivered. */
+        if (s->interrupt_requested) {
+            ref_process(s, client_terminal(CLIENT_INTERRUPTED));
+            break;
+        }
+        ref_process(s, s->queue[s->q_head++]);
+    }
     s->q_head = s->q_tail = 0;
     s->delivering = false;
 }

@@ -68,6 +68,11 @@
 #ifndef STRICT_OBSERVE
 #define STRICT_OBSERVE 0
 #endif
+/* Sender 0's terminal event is `interrupted` instead of `completed`: it
+ * must overtake every event still queued (contract 8). */
+#ifndef INTERRUPT
+#define INTERRUPT 0
+#endif
 
 /* serial word */
 #define IDLE 0
@@ -96,6 +101,7 @@
 #define TERM 100
 #define INTR 101
 #define TERM_NODE 99
+#define INTR_NODE 98
 #define REMOVAL_BASE 120
 #define REENTRANT_VALUE 8 /* sender 2, seq 0 */
 #define MAXN 12
@@ -131,14 +137,16 @@ byte pushed = 0;          /* event nodes queued */
 byte consumed = 0;        /* event nodes taken by a drainer */
 byte expected = 0;        /* values linearized before the terminal */
 bool term_linearized = false;
+bool intr_flag = false;   /* flare_core's `interrupt` word */
+bool intr_returned = false; /* sender 0's `interrupted` send has returned */
 
 /* Scratch used only inside one atomic step: not part of the state. */
 hidden byte snd, seq, hj;
 
 inline linearize(n) {
     if
-    :: n == TERM_NODE -> term_linearized = true
-    :: n != TERM_NODE && !term_linearized -> expected++
+    :: n == TERM_NODE || n == INTR_NODE -> term_linearized = true
+    :: n < INTR_NODE && !term_linearized -> expected++
     :: else -> skip
     fi
 }
@@ -180,6 +188,7 @@ inline push(n, acquire_if_idle, r) {
         :: word == CLOSED -> r = P_CLOSED
         :: word == IDLE && acquire_if_idle ->
             word = BUSY; r = P_ACQ; drainers++; assert(drainers == 1);
+            assert(n >= INTR_NODE || !intr_returned); /* contract 8 */
             linearize(n)
         :: word == IDLE && !acquire_if_idle -> r = P_IDLE
         :: word == BUSY || word == STACK ->
@@ -334,7 +343,7 @@ inline compact() {
 
 /* deliverTerminal: claim each observer DONE, call, release; seal; interrupt
  * the late ones. */
-inline deliver_terminal(t) {
+inline deliver_terminal(ev, t) {
     atomic {
         if
         :: core_state == ALIVE -> core_state = TERMINATING; t = true
@@ -349,7 +358,7 @@ inline deliver_terminal(t) {
             atomic { x = items[i]; i++ };
             claim(x, DONE, won);
             if
-            :: won -> call(x, TERM); release_ctx(x)
+            :: won -> call(x, ev); release_ctx(x)
             :: else -> skip
             fi
         :: else -> break
@@ -405,7 +414,7 @@ inline deliver(v, t) {
     t = false;
     splice();
     if
-    :: v == TERM -> deliver_terminal(t)
+    :: v == TERM || v == INTR -> deliver_terminal(v, t)
     :: else ->
         i = 0; dead = 0; cnt = count;
         do
@@ -428,6 +437,7 @@ inline deliver(v, t) {
 inline node_value(n, v) {
     if
     :: n == TERM_NODE -> v = TERM
+    :: n == INTR_NODE -> v = INTR
     :: else -> v = n - 1
     fi
 }
@@ -440,7 +450,7 @@ inline complete_removal(x) {
 
 proctype Sender(byte sid; byte nvals; bool terminal) {
     byte k = 0, v, n, r, r2, i, j, m, cnt, dead, x, nsp, bi, nb;
-    bool ok, t, won, kept;
+    bool ok, t, won, kept, overtaken;
     byte sp[NENT];
     byte batch[MAXN];
 
@@ -448,14 +458,17 @@ proctype Sender(byte sid; byte nvals; bool terminal) {
     :: k < nvals + terminal ->
         if
         :: k < nvals -> v = sid * 4 + k; n = v + 1
-        :: else -> v = TERM; n = TERM_NODE
+        :: else -> v = (INTERRUPT -> INTR : TERM); n = (INTERRUPT -> INTR_NODE : TERM_NODE)
         fi;
         k++;
         bi = 0; nb = 0;
         /* send: flare_serial_try_acquire */
         atomic {
             if
-            :: word == IDLE -> word = BUSY; ok = true; drainers++; assert(drainers == 1); linearize(n)
+            :: word == IDLE ->
+                word = BUSY; ok = true; drainers++; assert(drainers == 1);
+                assert(n >= INTR_NODE || !intr_returned);   /* contract 8 */
+                linearize(n)
             :: else -> ok = false
             fi
         };
@@ -465,6 +478,11 @@ proctype Sender(byte sid; byte nvals; bool terminal) {
             /* sendQueued */
             if
             :: word == CLOSED -> goto next_send           /* flare_serial_peek */
+            :: else -> skip
+            fi;
+            /* flare_core_request_interrupt, before the push */
+            if
+            :: n == INTR_NODE -> intr_flag = true
             :: else -> skip
             fi;
             push(n, true, r);
@@ -498,10 +516,24 @@ proctype Sender(byte sid; byte nvals; bool terminal) {
             od;
             break
         :: !t && bi < nb ->
-            atomic { n = batch[bi]; batch[bi] = 0; bi++ };
+            /* drain: take the next node; for an event, the check of the
+             * interrupt flag, where its delivery begins (contract 8: none
+             * begins once the interrupting send has returned). */
+            atomic {
+                n = batch[bi]; batch[bi] = 0; bi++;
+                overtaken = (n < REMOVAL_BASE && intr_flag);
+                if
+                :: n < REMOVAL_BASE -> consumed++
+                :: else -> skip
+                fi;
+                assert(n >= INTR_NODE || overtaken || !intr_returned)
+            };
             if
             :: n >= REMOVAL_BASE -> complete_removal(n - REMOVAL_BASE)
-            :: else -> consumed++; node_value(n, v); deliver(v, t)
+            :: n < REMOVAL_BASE && overtaken ->
+                /* interruptPromptly: `interrupted` now, the rest dropped */
+                overtaken = false; deliver(INTR, t); assert(t)
+            :: n < REMOVAL_BASE && !overtaken -> node_value(n, v); deliver(v, t)
             fi
         :: !t && bi >= nb ->
             /* flare_serial_release: BUSY -> IDLE, or take the stack (FIFO) */
@@ -524,7 +556,13 @@ proctype Sender(byte sid; byte nvals; bool terminal) {
             fi
         od;
 next_send:
-        atomic { v = 0; n = 0; r = 0; ok = false; t = false; bi = 0; nb = 0 }
+        atomic {
+            if
+            :: n == INTR_NODE -> intr_returned = true
+            :: else -> skip
+            fi;
+            v = 0; n = 0; r = 0; ok = false; t = false; bi = 0; nb = 0
+        }
     :: else -> break
     od
 }
@@ -603,7 +641,9 @@ init {
     assert(word == CLOSED && stkn == 0 && drainers == 0 && calls == 0 && obs_calls == 0);
     assert(pushed == consumed);                         /* every pushed node drained */
     assert(terminals[PERM_ENTRY] == 1);
-    assert(values_recv[PERM_ENTRY] == expected);        /* no lost event */
+    /* No lost event; with INTERRUPT, values still queued when it was sent
+     * may be overtaken (the FIFO assertions keep what is lost a suffix). */
+    assert(values_recv[PERM_ENTRY] == expected || (INTERRUPT && values_recv[PERM_ENTRY] < expected));
     assert(core_state == TERMINATED && adds_closed && addsn == 0 && count == 0);
     e = 0;
     do

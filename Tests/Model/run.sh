@@ -68,6 +68,13 @@ check "attach racing termination, observer kept (interrupted, not disposed)" \
 # drain's last call to an observer of the signal.
 check "attach racing termination, strict: no overlap with observe's own interrupt" \
     "$safety" "-m200000" -DS0_VALUES=1 -DS1_VALUES=1 -DWITH_DISPOSER=0 -DSTRICT_OBSERVE=1
+# INTERRUPT: sender 0 ends with `interrupted`, which overtakes every event
+# still queued when it is sent (contract 8): no value delivery begins after
+# the interrupting send has returned, and nothing else is lost.
+check "interrupt: all four threads, 1+interrupted / 1, dispose, attach+dispose, reentrant" \
+    "$safety" "-m200000" -DS0_VALUES=1 -DS1_VALUES=1 -DINTERRUPT=1
+check "interrupt: two senders 2+interrupted / 2, dispose, reentrant" \
+    "$safety" "-m200000" -DS0_VALUES=2 -DS1_VALUES=2 -DWITH_ATTACHER=0 -DINTERRUPT=1
 # Liveness: no cycle in which no thread makes progress (all CAS loops are
 # single steps here, so this shows the protocol itself never livelocks).
 check "non-progress cycles (-DNP), two senders 1+terminal / 1, dispose, reentrant" \
