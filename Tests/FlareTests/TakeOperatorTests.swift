@@ -131,6 +131,18 @@ struct TakeOperatorTests {
         #expect(!probe.isObserved)
     }
 
+    @Test("take(during: .empty) has completed already: Lifetime.empty has ended")
+    func takeDuringEmpty() {
+        let (signal, input) = Signal<Int, TestError>.pipe()
+        let probe = UpstreamProbe()
+        let log = Recorder<String>()
+        probe.wrap(signal).take(during: .empty).observe { log.append(describe($0)) }
+        input.send(value: 1)
+        #expect(log.items == ["interrupted"])
+        #expect(!probe.isObserved)
+        #expect(probe.reached.count == 0)
+    }
+
     @Test("take(during:) forwards upstream's terminal events")
     func takeDuringTerminals() {
         let (lifetime, token) = Lifetime.make()
