@@ -486,6 +486,14 @@ private func eventuallyAsync(_ condition: () -> Bool) async -> Bool {
         #expect(seen.values == ["target"])
     }
 
+    @Test func defaultQoSIsUnspecifiedSoTheQueueInheritsItsCallers() {
+        // ReactiveSwift 7.2: a defaulted qos leaves the queue unspecified, so
+        // work inherits the QoS of whoever schedules it.
+        #expect(QueueScheduler().queue.qos == .unspecified)
+        #expect(QueueScheduler(name: "flare.test.named").queue.qos == .unspecified)
+        #expect(QueueScheduler(qos: .utility).queue.qos.qosClass == .utility)
+    }
+
     @Test func disposedBeforeStartingNeverRuns() {
         let scheduler = QueueScheduler()
         let gate = DispatchSemaphore(value: 0)
