@@ -96,6 +96,35 @@ extension Signal {
         }
     }
 
+    /// Forwards values while `shouldContinue` returns true; the first value
+    /// for which it returns false is forwarded too, and then the signal
+    /// completes: `take(while:)` plus the value that ended it.
+    ///
+    /// Each value is forwarded before `shouldContinue` is asked about it, as
+    /// in ReactiveSwift. Completing stops the observation of upstream, so
+    /// `shouldContinue` is not called again. Upstream's `failed`,
+    /// `completed` and `interrupted` before that pass through unchanged.
+    /// `take(until:)` with a signal (in TakeUntil.swift) is a different
+    /// operator: it completes when another signal fires.
+    @inlinable
+    public func take(until shouldContinue: @escaping (Value) -> Bool) -> Signal<Value, Error> {
+        liftCore { downstream in
+            var isTaking = true
+            return { event in
+                guard case let .value(value) = event else {
+                    downstream.deliverHeld(event)
+                    return
+                }
+                guard isTaking else { return }
+                downstream.deliverHeld(event)
+                if !shouldContinue(value) {
+                    isTaking = false
+                    downstream.deliverHeld(.completed)
+                }
+            }
+        }
+    }
+
     /// Forwards every event until `lifetime` ends, then completes.
     ///
     /// When `lifetime` ends the returned signal completes and stops
