@@ -78,22 +78,7 @@ extension Signal {
     /// before that pass through unchanged.
     @inlinable
     public func take(while shouldContinue: @escaping (Value) -> Bool) -> Signal<Value, Error> {
-        liftCore { downstream in
-            var isTaking = true
-            return { event in
-                guard case let .value(value) = event else {
-                    downstream.deliverHeld(event)
-                    return
-                }
-                guard isTaking else { return }
-                if shouldContinue(value) {
-                    downstream.deliverHeld(event)
-                } else {
-                    isTaking = false
-                    downstream.deliverHeld(.completed)
-                }
-            }
-        }
+        takeWhile(shouldContinue, forwardingTheLast: false)
     }
 
     /// Forwards values while `shouldContinue` returns true; the first value
@@ -108,6 +93,15 @@ extension Signal {
     /// operator: it completes when another signal fires.
     @inlinable
     public func take(until shouldContinue: @escaping (Value) -> Bool) -> Signal<Value, Error> {
+        takeWhile(shouldContinue, forwardingTheLast: true)
+    }
+
+    /// `take(while:)`, and with `forwardingTheLast`, `take(until:)`: forwards
+    /// values while `shouldContinue` holds and completes at the first value
+    /// that fails it, forwarding that value first if `forwardingTheLast`
+    /// (each value is then forwarded before `shouldContinue` sees it).
+    @inlinable
+    func takeWhile(_ shouldContinue: @escaping (Value) -> Bool, forwardingTheLast: Bool) -> Signal<Value, Error> {
         liftCore { downstream in
             var isTaking = true
             return { event in
@@ -116,10 +110,12 @@ extension Signal {
                     return
                 }
                 guard isTaking else { return }
-                downstream.deliverHeld(event)
+                if forwardingTheLast { downstream.deliverHeld(event) }
                 if !shouldContinue(value) {
                     isTaking = false
                     downstream.deliverHeld(.completed)
+                } else if !forwardingTheLast {
+                    downstream.deliverHeld(event)
                 }
             }
         }
