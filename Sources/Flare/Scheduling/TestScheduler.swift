@@ -176,7 +176,7 @@ public final class TestScheduler: DateScheduler {
     ///
     /// - Precondition: `interval` is not negative.
     public func advance(by interval: TimeInterval) {
-        precondition(interval >= 0, "TestScheduler cannot advance by a negative interval; use rewind(by:)")
+        precondition(interval >= 0, "TestScheduler.advance(by:) needs a non-negative interval, got \(interval) s; use rewind(by:)")
         advance(to: currentDate.addingTimeInterval(interval))
     }
 
@@ -186,7 +186,7 @@ public final class TestScheduler: DateScheduler {
     ///
     /// - Precondition: `newDate` is not before `currentDate`.
     public func advance(to newDate: Date) {
-        precondition(newDate >= currentDate, "TestScheduler cannot advance into the past; use rewind(by:)")
+        precondition(newDate >= currentDate, "TestScheduler.advance(to:) needs a date not before \(currentDate), got \(newDate); use rewind(by:)")
         while let entry = nextDue(by: newDate) {
             run(entry)
         }
@@ -289,7 +289,7 @@ extension TestScheduler {
     /// - Precondition: `interval` is not negative.
     @MainActor
     public func advance(by interval: TimeInterval) async {
-        precondition(interval >= 0, "TestScheduler cannot advance by a negative interval; use rewind(by:)")
+        precondition(interval >= 0, "TestScheduler.advance(by:) needs a non-negative interval, got \(interval) s; use rewind(by:)")
         await advance(to: currentDate.addingTimeInterval(interval))
     }
 
@@ -330,7 +330,7 @@ extension TestScheduler {
     /// - Precondition: `newDate` is not before `currentDate`.
     @MainActor
     public func advance(to newDate: Date) async {
-        precondition(newDate >= currentDate, "TestScheduler cannot advance into the past; use rewind(by:)")
+        precondition(newDate >= currentDate, "TestScheduler.advance(to:) needs a date not before \(currentDate), got \(newDate); use rewind(by:)")
         await Self.letReadyTasksRun()
         while let entry = nextDue(by: newDate) {
             run(entry)
