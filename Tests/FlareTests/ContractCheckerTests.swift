@@ -10,7 +10,7 @@ import Testing
 /// observe (roots and derived signals), dispose their own observations, send
 /// terminal events, and some observers send back into their own signal. Every
 /// operation and every delivery is stamped with a ticket from one global
-/// atomic counter, and afterwards a checker verifies DESIGN.md's contracts
+/// atomic counter, and afterwards a checker verifies the contracts of docs/contracts.md
 /// from the records alone:
 ///
 /// - no value is delivered twice to an observer;
