@@ -1,0 +1,31 @@
+# Cross-compiling the C core and its C tests for 64-bit ARM Linux with clang
+# (the Swift toolchain's, or Debian's) against Debian's arm64 cross C library
+# (gcc-aarch64-linux-gnu, libc6-dev-arm64-cross) and libatomic-ops-dev:arm64.
+# Used by Tests/run-arm64.sh, which runs the result under qemu-aarch64.
+#
+#   cmake -S . -B build/arm64 -G Ninja -DFLARE_SWIFT=OFF \
+#         -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake
+set(CMAKE_SYSTEM_NAME Linux)
+set(CMAKE_SYSTEM_PROCESSOR aarch64)
+
+set(FLARE_CROSS_TRIPLE aarch64-linux-gnu)
+if(NOT CMAKE_C_COMPILER)
+  find_program(FLARE_CROSS_CLANG NAMES clang PATHS /opt/swift/usr/bin NO_DEFAULT_PATH)
+  find_program(FLARE_CROSS_CLANG NAMES clang)
+  set(CMAKE_C_COMPILER ${FLARE_CROSS_CLANG})
+endif()
+set(CMAKE_C_COMPILER_TARGET ${FLARE_CROSS_TRIPLE})
+# No CMAKE_SYSROOT: clang finds the Debian cross toolchain under
+# /usr/lib/gcc-cross and /usr/${FLARE_CROSS_TRIPLE} by itself.
+# Debian's cross packages put the C library under /usr/aarch64-linux-gnu and
+# the multiarch -dev packages (libatomic-ops-dev:arm64) under /usr/include
+# and /usr/lib/aarch64-linux-gnu: search both, never the build machine's
+# x86-64 libraries.
+set(CMAKE_FIND_ROOT_PATH /usr/${FLARE_CROSS_TRIPLE} /usr)
+set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
+set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
+set(ENV{PKG_CONFIG_LIBDIR} /usr/lib/${FLARE_CROSS_TRIPLE}/pkgconfig:/usr/share/pkgconfig)
+set(ENV{PKG_CONFIG_SYSROOT_DIR} "")
+set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64;-L;/usr/${FLARE_CROSS_TRIPLE})
