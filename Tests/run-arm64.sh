@@ -1,6 +1,6 @@
 #!/bin/sh
 # The C core and its C tests on 64-bit ARM: cross-compiled with clang against
-# Debian's arm64 cross C library and libatomic-ops-dev:arm64
+# Debian's arm64 cross C library and libatomic_ops' headers
 # (cmake/aarch64-linux-gnu.cmake), then run under user-mode emulation
 # (qemu-aarch64): the unit tests and the stress test.
 #
@@ -13,8 +13,8 @@
 # docs/core-algorithm.md instead, one row per atomic.
 #
 # Needs (Debian): clang (the Swift toolchain's or Debian's), cmake, ninja,
-# pkg-config, gcc-aarch64-linux-gnu, libc6-dev-arm64-cross, qemu-user, and
-# libatomic-ops-dev:arm64 (after `dpkg --add-architecture arm64`).
+# pkg-config, libatomic-ops-dev, gcc-aarch64-linux-gnu, libc6-dev-arm64-cross,
+# qemu-user.
 set -eu
 
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -1,6 +1,7 @@
 # Cross-compiling the C core and its C tests for 64-bit ARM Linux with clang
 # (the Swift toolchain's, or Debian's) against Debian's arm64 cross C library
-# (gcc-aarch64-linux-gnu, libc6-dev-arm64-cross) and libatomic-ops-dev:arm64.
+# (gcc-aarch64-linux-gnu, libc6-dev-arm64-cross) and the build machine's
+# libatomic_ops headers (header-inline primitives only; see CMakeLists.txt).
 # Used by Tests/run-arm64.sh, which runs the result under qemu-aarch64.
 #
 #   cmake -S . -B build/arm64 -G Ninja -DFLARE_SWIFT=OFF \
@@ -17,15 +18,10 @@ endif()
 set(CMAKE_C_COMPILER_TARGET ${FLARE_CROSS_TRIPLE})
 # No CMAKE_SYSROOT: clang finds the Debian cross toolchain under
 # /usr/lib/gcc-cross and /usr/${FLARE_CROSS_TRIPLE} by itself.
-# Debian's cross packages put the C library under /usr/aarch64-linux-gnu and
-# the multiarch -dev packages (libatomic-ops-dev:arm64) under /usr/include
-# and /usr/lib/aarch64-linux-gnu: search both, never the build machine's
-# x86-64 libraries.
-set(CMAKE_FIND_ROOT_PATH /usr/${FLARE_CROSS_TRIPLE} /usr)
+# Search the cross C library for libraries, never the build machine's.
+set(CMAKE_FIND_ROOT_PATH /usr/${FLARE_CROSS_TRIPLE})
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
-set(ENV{PKG_CONFIG_LIBDIR} /usr/lib/${FLARE_CROSS_TRIPLE}/pkgconfig:/usr/share/pkgconfig)
-set(ENV{PKG_CONFIG_SYSROOT_DIR} "")
 set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64;-L;/usr/${FLARE_CROSS_TRIPLE})
