@@ -41,6 +41,13 @@ let package = Package(
             name: "MallocCounter",
             path: "Benchmarks/MallocCounter"
         ),
+        // A client's send, compiled on its own so that Tests/check-send-path.sh
+        // can read its machine code: no retain, release or allocation.
+        .target(
+            name: "SendPathProbe",
+            dependencies: ["Flare"],
+            path: "Benchmarks/SendPathProbe"
+        ),
         .executableTarget(
             name: "bench",
             dependencies: ["Flare", "MutexBaseline", "MallocCounter"],
