@@ -13,7 +13,7 @@ let package = Package(
         .systemLibrary(
             name: "CAtomicOps",
             pkgConfig: "atomic_ops",
-            providers: [.apt(["libatomic-ops-dev"])]
+            providers: [.apt(["libatomic-ops-dev"]), .brew(["libatomic_ops"])]
         ),
         // The lock-free core: observer bag, serial word, lifecycle, disposal.
         .target(
