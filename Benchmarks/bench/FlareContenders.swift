@@ -1,7 +1,7 @@
 import Flare
 
 /// Flare, used exactly as a ReactiveSwift 7 user would: `pipe()`,
-/// `observe(Signal.Observer { … })` returning `Disposable?`, `send(value:)`,
+/// `observeValues { … }` returning `Disposable?`, `send(value:)`,
 /// `map`, `filter`, `merge(with:)`, `combineLatest(with:)`.
 enum FlareContender: SignalContender {
     typealias Output = Signal<Int, Never>
@@ -16,9 +16,7 @@ enum FlareContender: SignalContender {
     }
 
     static func observe(_ signal: Output, _ sink: Sink) -> Handle? {
-        signal.observe(Signal<Int, Never>.Observer { event in
-            if case let .value(v) = event { sink.add(v) }
-        })
+        signal.observeValues { sink.add($0) }
     }
 
     static func dispose(_ handle: Handle) { handle.dispose() }
@@ -38,8 +36,6 @@ enum FlareContender: SignalContender {
     }
 
     static func observeCounting(_ signal: Output, _ sink: Sink) -> Handle? {
-        signal.observe(Signal<Int, Never>.Observer { event in
-            if case let .value(v) = event { sink.record(v) }
-        })
+        signal.observeValues { sink.record($0) }
     }
 }

@@ -67,6 +67,7 @@ public final class Lifetime: @unchecked Sendable {
     public final class Token: @unchecked Sendable {
         fileprivate let disposables = CompositeDisposable()
 
+        /// A token whose lifetime has not ended.
         public init() {}
 
         deinit { disposables.dispose() }
