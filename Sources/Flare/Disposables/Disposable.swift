@@ -133,6 +133,14 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     @discardableResult
     public func add(_ disposable: Disposable?) -> Disposable? {
         guard let disposable else { return nil }
+        // Already disposed: no node. Besides saving its allocation, this keeps
+        // an immortal disposed composite (the one behind `Lifetime.empty`)
+        // free of the weak reference a node takes, whose side table nothing
+        // would ever free (LeakSanitizer reports it at exit).
+        if isDisposed {
+            disposable.dispose()
+            return nil
+        }
         let node = Node(disposable, owner: self)
         if !push(chainTop: node, chainBottom: node) {
             disposable.dispose()
