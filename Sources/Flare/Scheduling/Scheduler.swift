@@ -140,12 +140,17 @@ extension DateScheduler {
     }
 
     /// Sleeps until `date`; returns at once if this scheduler has reached it.
-    nonisolated(nonsending) private func sleep(untilDate date: Date) async throws {
+    ///
+    /// Runs on `isolation`, the caller's actor, throughout: the operation
+    /// closure names `isolation`, which isolates it to that actor too (a
+    /// closure that does not would run on the global executor), so a task
+    /// on the main actor schedules its wake-up before it first suspends.
+    private func sleep(untilDate date: Date, isolation: isolated (any Actor)? = #isolation) async throws {
         try Task.checkCancellation()
         guard date > currentDate else { return }
         let wakeUp = WakeUp()
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+            try await withCheckedThrowingContinuation(isolation: isolation) { (continuation: CheckedContinuation<Void, Error>) in
                 guard wakeUp.arm(continuation) else { return }
                 wakeUp.hold(self.schedule(after: date) { wakeUp.fire(throwing: nil) })
             }
