@@ -306,20 +306,21 @@ extension TestScheduler {
     /// a synchronous context the synchronous `advance(to:)` is chosen; from
     /// an asynchronous one, this.
     ///
-    /// Which tasks get to run:
+    /// Which tasks get to run: this is a best effort, as in ReactiveSwift,
+    /// not a guarantee; nothing tells the scheduler that a task has finished
+    /// what it was doing.
     /// - Tasks isolated to the main actor (a `Task { }` created in a
-    ///   `@MainActor` test, for instance), deterministically: each suspension
-    ///   yields the main actor ten times, and the main actor runs its queued
-    ///   jobs first in, first out. `sleep(for:)` and `sleep(until:)` run on
-    ///   their caller's actor (they are `nonisolated(nonsending)`), so such a
-    ///   task schedules its wake-up, or resumes from it, without leaving the
-    ///   main actor.
+    ///   `@MainActor` test, for instance) that sleep on the scheduler are the
+    ///   reliable case: `sleep(for:)` and `sleep(until:)` run on their
+    ///   caller's actor (they are `nonisolated(nonsending)`), so such a task
+    ///   schedules its wake-up, and resumes from it, without leaving the main
+    ///   actor, and each suspension here yields the main actor ten times,
+    ///   letting its queued jobs run first.
     /// - Other tasks, and tasks iterating `timer(interval:)` (an
-    ///   `AsyncStream`, whose iteration hops to the global executor), best
-    ///   effort, as in ReactiveSwift: each of the ten rounds also waits for a
-    ///   background-priority task that only yields, which gives jobs queued
-    ///   on the global executor their turn, but nothing guarantees that they
-    ///   have finished.
+    ///   `AsyncStream`, whose iteration hops to the global executor): each of
+    ///   the ten rounds also waits for a background-priority task that only
+    ///   yields, which gives jobs queued on the global executor their turn,
+    ///   but a thread the system has descheduled may not have finished.
     ///
     /// A task blocked on anything else (I/O, a lock, another actor) is not
     /// waited for. Actions run on the main actor.
