@@ -101,7 +101,14 @@ static flare_entry *in_attach_order(AO_t top) {
 }
 
 flare_attach_result flare_core_attach(flare_core *c, flare_entry *e) {
-    AO_t old = AO_load(&c->adds);
+    /* Acquire: finding the stack closed, the caller goes on to call its own
+     * observer (`interrupted`), outside any drain. The close is the
+     * terminating drainer's releasing CAS, made after its last call into an
+     * observer of this signal (flare_core_seal); reading it with acquire
+     * makes every such call happen before ours (contracts 1 and 5
+     * (docs/contracts.md)). A relaxed load here let the caller read what the
+     * last callbacks wrote without any ordering: on arm64 a stale value. */
+    AO_t old = AO_load_acquire(&c->adds);
     for (;;) {
         if (old == FLARE_ADDS_CLOSED) {
             /* Never pushed: the bag's reference is dropped here. */

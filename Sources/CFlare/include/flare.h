@@ -245,11 +245,16 @@ flare_entry *flare_entry_new(void *ctx, void *owner);
 void flare_entry_unref(flare_entry *e);
 
 /**
- * The delivery check, once per observer per event. A plain load suffices:
- * a thread disposing inside a callback is the drainer itself (program
- * order), and one disposing from another thread is covered by contract 4's
- * "at most the delivery already starting"; the CAS that disposes is a locked
- * instruction, visible to every later load.
+ * The delivery check, once per observer per event: a relaxed load. The
+ * drainer acts on what it reads only by calling an observer it owns the
+ * right to call or by skipping it; it needs no write of another thread to
+ * be visible. A thread disposing inside a callback is the drainer itself,
+ * so program order makes it skip the entry at once; for one disposing from
+ * another thread, contract 4 (docs/contracts.md) allows "at most the
+ * delivery already starting": the claim and this load are accesses to one
+ * atomic object, so coherence orders them, and a load that does not yet
+ * read the claim belongs to a delivery that began before it. Reclamation
+ * never relies on this load (see flare_entry_dispose).
  */
 static inline bool flare_entry_is_active(const flare_entry *e) {
     return (AO_load((volatile AO_t *)&e->word) & FLARE_ENTRY_STATE_MASK) == FLARE_ENTRY_ACTIVE;
@@ -362,7 +367,10 @@ typedef enum flare_attach_result {
  * next event's drainer splices it into the private array. The push fails on a
  * closed stack, so attach and termination are decided by one word: either the
  * terminating drainer's closing exchange takes the entry (and interrupts it),
- * or the attach sees the stack closed.
+ * or the attach sees the stack closed. It sees it by an acquire load (or a
+ * failed CAS, whose failure ordering is acquire too) reading the drainer's
+ * releasing close, so every call the drain made into an observer of the
+ * signal happens before the caller interrupts its own observer.
  */
 flare_attach_result flare_core_attach(flare_core *c, flare_entry *e);
 
