@@ -182,4 +182,25 @@ struct ConcurrencyTests {
             #expect(mismatches.count == 0)
         }
     }
+
+    @Test("isDisposed seen true on another thread: what the disposer did before dispose() is visible")
+    func isDisposedSeesTheDisposal() {
+        for _ in 0..<100 {
+            let (signal, input) = Signal<Int, Never>.pipe()
+            let observation = signal.observe { _ in }!
+            let written = Unguarded(0)
+            let mismatches = Counter()
+            onThreads(2) { i in
+                if i == 0 {
+                    written.value = 1
+                    observation.dispose()
+                } else {
+                    while !observation.isDisposed { sched_yield() }
+                    if written.value != 1 { mismatches.increment() }
+                }
+            }
+            #expect(mismatches.count == 0)
+            withExtendedLifetime(input) {}
+        }
+    }
 }

@@ -261,6 +261,17 @@ static inline bool flare_entry_is_active(const flare_entry *e) {
 }
 
 /**
+ * Whether the entry has left ACTIVE (disposed, or done), for its handle's
+ * `isDisposed`: an acquire load, unlike `flare_entry_is_active`. The claim
+ * that ended the entry is a releasing CAS, so a thread that sees it sees
+ * everything the claimer did before: for a disposal, whatever the disposing
+ * thread wrote before calling `dispose()`, as `Disposable` promises.
+ */
+static inline bool flare_entry_is_claimed(const flare_entry *e) {
+    return (AO_load_acquire((volatile AO_t *)&e->word) & FLARE_ENTRY_STATE_MASK) != FLARE_ENTRY_ACTIVE;
+}
+
+/**
  * If `e` is ACTIVE, sets the bits `set` (a state, or SPLICED) in its word and
  * returns true with the word it replaced in `*replaced`; otherwise returns
  * false. A CAS loop, lock-free: it retries only when a reference count moved
