@@ -14,6 +14,7 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -518,6 +519,56 @@ static void pool_allocating_thread_gives_back(void) {
     flare_node_free(taken, POOL_NODE);
 }
 
+/* A thread whose own TLS destructor, running after the pool's flush, takes
+ * and frees nodes: they must reach the depot too. Before the magazines lived
+ * behind the pool key's value, the flush had already run and marked the
+ * thread done, so the nodes left in its magazine were lost. A size class no
+ * other test uses, so that the depot of that class holds exactly what this
+ * thread gave back: this thread, whose magazine of the class is empty, then
+ * gets every one of those nodes back. */
+enum { EXIT_POOL_NODE = 200, EXIT_POOL_NODES = 300 }; /* not a multiple of the flush size */
+
+static pthread_key_t exit_pool_key;
+static flare_node *exit_pool_nodes[EXIT_POOL_NODES];
+
+static void allocate_on_exit(void *round) {
+    if ((uintptr_t)round == 1) {
+        /* Destructors run in an unspecified order: come back in the next
+         * round, after the pool's flush has certainly run once. */
+        REQUIRE(pthread_setspecific(exit_pool_key, (void *)2) == 0);
+        return;
+    }
+    for (int i = 0; i < EXIT_POOL_NODES; i++) exit_pool_nodes[i] = flare_node_alloc(EXIT_POOL_NODE);
+    for (int i = 0; i < EXIT_POOL_NODES; i++) flare_node_free(exit_pool_nodes[i], EXIT_POOL_NODE);
+}
+
+static void *allocating_until_exit(void *unused) {
+    flare_node_free(flare_node_alloc(EXIT_POOL_NODE), EXIT_POOL_NODE); /* the pool knows this thread */
+    REQUIRE(pthread_setspecific(exit_pool_key, (void *)1) == 0);
+    return unused;
+}
+
+static void pool_allocation_in_a_thread_destructor(void) {
+    REQUIRE(pthread_key_create(&exit_pool_key, allocate_on_exit) == 0);
+    pthread_t t;
+    REQUIRE(pthread_create(&t, NULL, allocating_until_exit, NULL) == 0);
+    pthread_join(t, NULL);
+    pthread_key_delete(exit_pool_key);
+    flare_node *again[EXIT_POOL_NODES];
+    for (int i = 0; i < EXIT_POOL_NODES; i++) again[i] = flare_node_alloc(EXIT_POOL_NODE);
+    int recovered = 0;
+    for (int i = 0; i < EXIT_POOL_NODES; i++) {
+        for (int j = 0; j < EXIT_POOL_NODES; j++) {
+            if (again[j] == exit_pool_nodes[i]) {
+                recovered++;
+                break;
+            }
+        }
+    }
+    for (int i = 0; i < EXIT_POOL_NODES; i++) flare_node_free(again[i], EXIT_POOL_NODE);
+    CHECK_EQ(recovered, EXIT_POOL_NODES);
+}
+
 int main(void) {
     const char *env = getenv("FLARE_STRESS_SCALE");
     if (env) scale = atof(env);
@@ -528,6 +579,7 @@ int main(void) {
     RUN(dispose_duels);
     RUN(late_observer_sees_last_delivery);
     RUN(pool_allocating_thread_gives_back);
+    RUN(pool_allocation_in_a_thread_destructor);
     client_stats st = client_get_stats();
     printf("sends queued behind a drainer: %ld; disposals released at once: %ld, deferred: %ld\n",
            st.sends_queued, st.disposals_released, st.disposals_deferred);
