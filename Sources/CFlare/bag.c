@@ -54,8 +54,11 @@ flare_entry *flare_entry_new(void *ctx, void *owner) {
 }
 
 void flare_entry_unref(flare_entry *e) {
-    /* Full ordering: every owner's last use of the entry happens before the
-     * free performed by the owner that drops the final reference. */
+    /* A seq_cst RMW, of which acquire and release are used: every write to
+     * the word is an RMW, so each decrement is in the release sequence the
+     * last one reads, and every owner's last use of the entry happens
+     * before the free performed by the owner that drops the final
+     * reference. */
     AO_t old = AO_fetch_and_add_full(&e->word, (AO_t)0 - FLARE_ENTRY_REF);
     if ((old & ~(AO_t)FLARE_ENTRY_FLAGS_MASK) == FLARE_ENTRY_REF) {
         free(e);

@@ -275,8 +275,11 @@ static inline bool flare_entry_is_claimed(const flare_entry *e) {
  * If `e` is ACTIVE, sets the bits `set` (a state, or SPLICED) in its word and
  * returns true with the word it replaced in `*replaced`; otherwise returns
  * false. A CAS loop, lock-free: it retries only when a reference count moved
- * or another flag was set. Full ordering: claims and the splice mark on one
- * word are totally ordered, which is what a disposer reads SPLICED for.
+ * or another flag was set. The CAS is acq_rel (not seq_cst): claims and the
+ * splice mark are RMWs on one word, so its modification order orders them,
+ * which is what a disposer reads SPLICED for. The first load is relaxed: it
+ * only seeds the CAS, and a caller that finds the entry no longer ACTIVE
+ * gives up without touching anything.
  */
 static inline bool flare_entry_set_if_active(flare_entry *e, AO_t set, AO_t *replaced) {
     AO_t old = AO_load(&e->word);
