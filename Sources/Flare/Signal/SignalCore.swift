@@ -519,9 +519,11 @@ final class Observation<Value, Error: Swift.Error>: Disposable, @unchecked Senda
     }
 
     /// True once the observer no longer receives events: disposed, or
-    /// terminated.
+    /// terminated. An acquire load: a thread that sees `true` sees what the
+    /// disposing thread did before `dispose()` (the delivery path's check,
+    /// `flare_entry_is_active`, is relaxed).
     @usableFromInline
-    var isDisposed: Bool { !flare_entry_is_active(entry) }
+    var isDisposed: Bool { flare_entry_is_claimed(entry) }
 
     @usableFromInline
     func dispose() {
