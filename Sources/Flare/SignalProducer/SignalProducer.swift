@@ -1,0 +1,211 @@
+/// Cold, restartable work: each start runs the start handler again, with its
+/// own side effects, and delivers that run's events to the observer given
+/// to `start`.
+///
+/// A producer is a description; nothing happens until it is started.
+/// Every start (`start`, `startWithSignal`, `startWithValues` …) is an
+/// independent run: its events follow the grammar of a signal (values,
+/// then at most one terminal event) and are delivered serially, through the
+/// same lock-free serialization point as a `Signal`, whatever threads the
+/// start handler sends from. Disposing what `start` returned interrupts the
+/// run: the observer receives `interrupted` (after, at most, the one
+/// delivery already starting on another thread) and the run's lifetime
+/// ends, running its cleanup exactly once.
+///
+/// Operators on a producer apply to every run. Single-input operators add
+/// a link (a closure) to each run's chain, inside the same serialized
+/// delivery: starting a chain of k operators makes one root signal, not k.
+///
+/// Thread-safety: a producer is an immutable value; start it from any
+/// thread, any number of times, concurrently.
+public struct SignalProducer<Value, Error: Swift.Error> {
+    /// The number of links between the source and this producer's output.
+    @usableFromInline
+    let depth: Int
+
+    /// Builds one run: given the run and the sink this producer's events go
+    /// to (the link at `depth`), makes the links' closures, then the
+    /// source's root signal, and connects the run to it. Starts nothing.
+    @usableFromInline
+    let attach: (ProducerRun, ProducerSink<Value, Error>) -> Void
+
+    @inlinable
+    init(depth: Int, attach: @escaping (ProducerRun, ProducerSink<Value, Error>) -> Void) {
+        self.depth = depth
+        self.attach = attach
+    }
+
+    /// A producer whose every start runs `startHandler` with the observer
+    /// that sends into the run and the run's lifetime.
+    ///
+    /// The observer accepts events from any thread; they are delivered one
+    /// at a time, in the order the sends took effect. The lifetime ends when
+    /// the run terminates: by a terminal event sent to the observer, by
+    /// disposal of what `start` returned, or because an operator ended the
+    /// run (`take(first:)` …); attach the run's cleanup to it. Releasing the
+    /// observer without sending a terminal event interrupts the run.
+    ///
+    /// Cost per start: one root signal (as `Signal.init`), plus one closure
+    /// per operator applied to the producer.
+    public init(_ startHandler: @escaping (Signal<Value, Error>.Observer, Lifetime) -> Void) {
+        self.init(depth: 0) { run, sink in
+            let core = SignalCore<Value, Error>()
+            let handle = Signal(core: core)
+            _ = core.observe(Signal.Observer { sink.deliverHeld($0) })
+            run.connect(
+                lifetime: core.lifetime,
+                interrupt: { handle.core.send(.interrupted) },
+                start: {
+                    let input = Signal<Value, Error>.Observer(action: { core.send($0) }, interruptsOnDeinit: true)
+                    startHandler(input, core.lifetime)
+                })
+        }
+    }
+
+    /// A producer whose every start observes `signal`: each run forwards
+    /// the events `signal` sends after the start. Disposing the run stops
+    /// its observation of `signal` (the signal itself goes on).
+    public init(_ signal: Signal<Value, Error>) {
+        self.init { observer, lifetime in
+            lifetime += signal.observe(observer)
+        }
+    }
+
+    /// A producer that sends `value`, then completes, at each start.
+    public init(value: Value) {
+        self.init { observer, _ in
+            observer.send(value: value)
+            observer.sendCompleted()
+        }
+    }
+
+    /// A producer that fails with `error` at each start.
+    public init(error: Error) {
+        self.init { observer, _ in observer.send(error: error) }
+    }
+
+    /// A producer that sends the success value then completes, or fails
+    /// with the failure, at each start.
+    public init(result: Result<Value, Error>) {
+        switch result {
+        case let .success(value): self.init(value: value)
+        case let .failure(error): self.init(error: error)
+        }
+    }
+
+    /// A producer that calls `action` at each start, sends its result, then
+    /// completes.
+    public init(_ action: @escaping () -> Value) {
+        self.init { observer, _ in
+            observer.send(value: action())
+            observer.sendCompleted()
+        }
+    }
+
+    /// A producer that calls `action` at each start and sends the success
+    /// value then completes, or fails with the failure.
+    public init(_ action: @escaping () -> Result<Value, Error>) {
+        self.init { observer, _ in
+            switch action() {
+            case let .success(value):
+                observer.send(value: value)
+                observer.sendCompleted()
+            case let .failure(error):
+                observer.send(error: error)
+            }
+        }
+    }
+
+    /// A producer that sends the values of `values`, in order, then
+    /// completes, at each start. Stops iterating as soon as the run ends
+    /// (disposal, or an operator such as `take(first:)`).
+    public init<S: Sequence>(_ values: S) where S.Element == Value {
+        self.init { observer, lifetime in
+            for value in values {
+                if lifetime.hasEnded { return }
+                observer.send(value: value)
+            }
+            observer.sendCompleted()
+        }
+    }
+
+    /// A producer that sends `first`, `second` and `tail`, then completes.
+    public init(values first: Value, _ second: Value, _ tail: Value...) {
+        self.init([first, second] + tail)
+    }
+
+    /// The producer form of `base` (`base.producer`).
+    public init<T: SignalProducerConvertible>(_ base: T) where T.Value == Value, T.Error == Error {
+        self = base.producer
+    }
+
+    /// A producer that completes at once at each start.
+    public static var empty: SignalProducer {
+        SignalProducer { observer, _ in observer.sendCompleted() }
+    }
+
+    /// A producer whose runs never send any event (until disposed, which
+    /// interrupts them).
+    public static var never: SignalProducer {
+        SignalProducer { observer, lifetime in
+            // Keep the input alive (releasing it would interrupt) until the
+            // run ends.
+            lifetime.observeEnded { withExtendedLifetime(observer) {} }
+        }
+    }
+}
+
+extension SignalProducer where Error == Swift.Error {
+    /// A producer that calls `action` at each start and sends its result
+    /// then completes, or fails with the error it throws.
+    public init(_ action: @escaping () throws -> Value) {
+        self.init { observer, _ in
+            do {
+                let value = try action()
+                observer.send(value: value)
+                observer.sendCompleted()
+            } catch {
+                observer.send(error: error)
+            }
+        }
+    }
+}
+
+/// A producer holds only immutable closures; starting it from several
+/// threads at once is safe (each start is its own run).
+extension SignalProducer: @unchecked Sendable {}
+
+/// Something that can be represented as a `SignalProducer`.
+public protocol SignalProducerConvertible {
+    /// The type of the values sent.
+    associatedtype Value
+    /// The type of the error that can end it.
+    associatedtype Error: Swift.Error
+
+    /// The producer form of `self`.
+    var producer: SignalProducer<Value, Error> { get }
+}
+
+/// Constrains generic code to `SignalProducer`s.
+public protocol SignalProducerProtocol {
+    /// The type of the values sent.
+    associatedtype Value
+    /// The type of the error that can end it.
+    associatedtype Error: Swift.Error
+
+    /// `self`, as a `SignalProducer`.
+    var producer: SignalProducer<Value, Error> { get }
+}
+
+extension SignalProducer: SignalProducerConvertible, SignalProducerProtocol {
+    /// `self`.
+    public var producer: SignalProducer { self }
+}
+
+extension Signal: SignalProducerConvertible {
+    /// A producer whose every start observes this signal (see
+    /// `SignalProducer.init(_: Signal)`).
+    public var producer: SignalProducer<Value, Error> {
+        SignalProducer(self)
+    }
+}
