@@ -65,3 +65,13 @@ extension Signal {
         liftCore { downstream in op.attach(to: downstream) }
     }
 }
+
+/// A `UnaryOperator` whose output has its input's value and error types
+/// (`filter`, `take`, `skip` …): conformers name their generic parameters
+/// `Value` and `Error`.
+@usableFromInline
+protocol FilteringOperator<Value, Error>: UnaryOperator
+where Input == Value, Output == Value, InputError == Error, OutputError == Error {
+    associatedtype Value
+    associatedtype Error: Swift.Error
+}
