@@ -101,6 +101,84 @@ struct ProducerOperatorTests {
             producer: { $0.map { $0 + 1 }.take(first: 4).filter { $0 > 2 }.take(last: 2) })
     }
 
+    @Test("aggregating, event and side-effect operators")
+    func aggregating() {
+        expectSameOnProducer("reduce", signal: { $0.reduce(0, +) }, producer: { $0.reduce(0, +) })
+        expectSameOnProducer(
+            "reduce(into:)", signal: { $0.reduce(into: [Int]()) { $0.append($1) } },
+            producer: { $0.reduce(into: [Int]()) { $0.append($1) } })
+        expectSameOnProducer("scan", signal: { $0.scan(0, +) }, producer: { $0.scan(0, +) })
+        expectSameOnProducer(
+            "scan(into:)", signal: { $0.scan(into: 1) { $0 *= $1 } }, producer: { $0.scan(into: 1) { $0 *= $1 } })
+        expectSameOnProducer(
+            "scanMap", signal: { $0.scanMap(0) { ($0 + $1, "\($0)") } }, producer: { $0.scanMap(0) { ($0 + $1, "\($0)") } })
+        expectSameOnProducer(
+            "combinePrevious", signal: { $0.combinePrevious().map { "\($0)" } },
+            producer: { $0.combinePrevious().map { "\($0)" } })
+        expectSameOnProducer(
+            "combinePrevious(_:)", signal: { $0.combinePrevious(7).map { "\($0)" } },
+            producer: { $0.combinePrevious(7).map { "\($0)" } })
+        expectSameOnProducer("collect", signal: { $0.collect() }, producer: { $0.collect() })
+        expectSameOnProducer("collect(count:)", signal: { $0.collect(count: 3) }, producer: { $0.collect(count: 3) })
+        expectSameOnProducer(
+            "collect(_:)", signal: { $0.collect { $0.reduce(0, +) > 4 } }, producer: { $0.collect { $0.reduce(0, +) > 4 } })
+        expectSameOnProducer(
+            "collect(_:_:)", signal: { $0.collect { $1 < ($0.last ?? 0) } }, producer: { $0.collect { $1 < ($0.last ?? 0) } })
+        expectSameOnProducer(
+            "attempt", signal: { $0.attempt { $0 == 3 ? .failure(TestError(code: 3)) : .success(()) } },
+            producer: { $0.attempt { $0 == 3 ? .failure(TestError(code: 3)) : .success(()) } })
+        expectSameOnProducer(
+            "attemptMap", signal: { $0.attemptMap { $0 == 4 ? .failure(TestError(code: 4)) : .success($0 * 2) } },
+            producer: { $0.attemptMap { $0 == 4 ? .failure(TestError(code: 4)) : .success($0 * 2) } })
+        expectSameOnProducer(
+            "materialize", signal: { $0.materialize().map { describe($0) } }, producer: { $0.materialize().map { describe($0) } })
+        expectSameOnProducer(
+            "materializeResults", signal: { $0.materializeResults().map { "\($0)" } },
+            producer: { $0.materializeResults().map { "\($0)" } })
+        expectSameOnProducer(
+            "dematerialize", signal: { $0.materialize().dematerialize() }, producer: { $0.materialize().dematerialize() })
+        expectSameOnProducer(
+            "dematerializeResults", signal: { $0.materializeResults().dematerializeResults() },
+            producer: { $0.materializeResults().dematerializeResults() })
+        expectSameOnProducer(
+            "negate", signal: { $0.map { $0 > 2 }.negate() }, producer: { $0.map { $0 > 2 }.negate() })
+        expectSameOnProducer(
+            "promoteValue", signal: { $0.filter { _ in false }.map { _ -> Never in fatalError() }.promoteValue(Int.self) },
+            producer: { $0.filter { _ in false }.map { _ -> Never in fatalError() }.promoteValue(Int.self) })
+        expectSameOnProducer(
+            "promoteError", signal: { $0.materialize().map(describe).promoteError(TestError.self) },
+            producer: { $0.materialize().map(describe).promoteError(TestError.self) })
+    }
+
+    @Test("on(...) runs its side effects per run; disposed once per run, when it ends")
+    func sideEffects() {
+        for terminal in terminals {
+            let log = Recorder<String>()
+            let producer = SignalProducer<Int, TestError> { observer, _ in
+                observer.send(value: 1)
+                observer.send(terminal)
+            }.on(
+                event: { log.append("event \(describe($0))") }, failed: { log.append("failed \($0)") },
+                completed: { log.append("completed") }, interrupted: { log.append("interrupted") },
+                terminated: { log.append("terminated") }, disposed: { log.append("disposed") },
+                value: { log.append("value \($0)") })
+            producer.start { log.append("observer \(describe($0))") }
+            producer.start()
+            let once = [
+                "event v1", "value 1", "observer v1", "event \(describe(terminal))",
+                describe(terminal).replacingOccurrences(of: "(E9)", with: " E9"), "terminated",
+                "observer \(describe(terminal))", "disposed",
+            ]
+            let twice = once + once.filter { !$0.hasPrefix("observer") }
+            #expect(log.items == twice)
+        }
+        let disposed = Counter()
+        let disposable = SignalProducer<Int, Never>.never.on(disposed: { disposed.increment() }).start()
+        #expect(disposed.count == 0)
+        disposable.dispose()
+        #expect(disposed.count == 1)
+    }
+
     @Test("take(first: 0) completes every start at once, without starting upstream")
     func takeNone() {
         let starts = Counter()
