@@ -47,6 +47,7 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     ///
     /// Cost per start: one root signal (as `Signal.init`), plus one closure
     /// per operator applied to the producer.
+    @inlinable
     public init(_ startHandler: @escaping (Signal<Value, Error>.Observer, Lifetime) -> Void) {
         self.init(depth: 0) { run, sink in
             let core = SignalCore<Value, Error>()
@@ -65,6 +66,7 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// A producer whose every start observes `signal`: each run forwards
     /// the events `signal` sends after the start. Disposing the run stops
     /// its observation of `signal` (the signal itself goes on).
+    @inlinable
     public init(_ signal: Signal<Value, Error>) {
         self.init { observer, lifetime in
             lifetime += signal.observe(observer)
@@ -72,6 +74,7 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     }
 
     /// A producer that sends `value`, then completes, at each start.
+    @inlinable
     public init(value: Value) {
         self.init { observer, _ in
             observer.send(value: value)
@@ -80,12 +83,14 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     }
 
     /// A producer that fails with `error` at each start.
+    @inlinable
     public init(error: Error) {
         self.init { observer, _ in observer.send(error: error) }
     }
 
     /// A producer that sends the success value then completes, or fails
     /// with the failure, at each start.
+    @inlinable
     public init(result: Result<Value, Error>) {
         switch result {
         case let .success(value): self.init(value: value)
@@ -95,6 +100,7 @@ public struct SignalProducer<Value, Error: Swift.Error> {
 
     /// A producer that calls `action` at each start, sends its result, then
     /// completes.
+    @inlinable
     public init(_ action: @escaping () -> Value) {
         self.init { observer, _ in
             observer.send(value: action())
@@ -104,6 +110,7 @@ public struct SignalProducer<Value, Error: Swift.Error> {
 
     /// A producer that calls `action` at each start and sends the success
     /// value then completes, or fails with the failure.
+    @inlinable
     public init(_ action: @escaping () -> Result<Value, Error>) {
         self.init { observer, _ in
             switch action() {
@@ -119,6 +126,7 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// A producer that sends the values of `values`, in order, then
     /// completes, at each start. Stops iterating as soon as the run ends
     /// (disposal, or an operator such as `take(first:)`).
+    @inlinable
     public init<S: Sequence>(_ values: S) where S.Element == Value {
         self.init { observer, lifetime in
             for value in values {
@@ -130,22 +138,26 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     }
 
     /// A producer that sends `first`, `second` and `tail`, then completes.
+    @inlinable
     public init(values first: Value, _ second: Value, _ tail: Value...) {
         self.init([first, second] + tail)
     }
 
     /// The producer form of `base` (`base.producer`).
+    @inlinable
     public init<T: SignalProducerConvertible>(_ base: T) where T.Value == Value, T.Error == Error {
         self = base.producer
     }
 
     /// A producer that completes at once at each start.
+    @inlinable
     public static var empty: SignalProducer {
         SignalProducer { observer, _ in observer.sendCompleted() }
     }
 
     /// A producer whose runs never send any event (until disposed, which
     /// interrupts them).
+    @inlinable
     public static var never: SignalProducer {
         SignalProducer { observer, lifetime in
             // Keep the input alive (releasing it would interrupt) until the
@@ -158,6 +170,7 @@ public struct SignalProducer<Value, Error: Swift.Error> {
 extension SignalProducer where Error == Swift.Error {
     /// A producer that calls `action` at each start and sends its result
     /// then completes, or fails with the error it throws.
+    @inlinable
     public init(_ action: @escaping () throws -> Value) {
         self.init { observer, _ in
             do {
@@ -199,6 +212,7 @@ public protocol SignalProducerProtocol {
 
 extension SignalProducer: SignalProducerConvertible, SignalProducerProtocol {
     /// `self`.
+    @inlinable
     public var producer: SignalProducer { self }
 }
 
