@@ -210,6 +210,68 @@ struct SignalProducerTests {
         }
     }
 
+    @Test("a synchronous source disposed from another thread mid-sequence: at most the delivery starting, then interrupted")
+    func disposeSynchronousSourceFromAnotherThread() {
+        for _ in 0..<30 {
+            let received = Counter()
+            let afterDispose = Counter()
+            let disposedFlag = Atomic<Bool>(false)
+            let terminals = Recorder<String>()
+            let disposed = Counter()
+            let handle = Locked<Disposable?>(nil)
+            let started = DispatchSemaphore(value: 0)
+            let finished = DispatchSemaphore(value: 0)
+            let producer = SignalProducer<Int, Never>(0..<100_000_000).map { $0 + 1 }.on(disposed: { disposed.increment() })
+            DispatchQueue.global().async {
+                producer.startWithSignal { signal, interrupter in
+                    signal.observe { event in
+                        if case .value = event {
+                            received.increment()
+                            if disposedFlag.load(ordering: .acquiring) { afterDispose.increment() }
+                        } else {
+                            terminals.append(describe(event))
+                        }
+                    }
+                    handle.withLock { $0 = interrupter }
+                    started.signal()
+                }
+                finished.signal()
+            }
+            started.wait()
+            while received.count < 10 {}
+            handle.withLock { $0 }?.dispose()
+            disposedFlag.store(true, ordering: .releasing)
+            finished.wait()
+            #expect(afterDispose.count <= 1)
+            #expect(terminals.items == ["interrupted"])
+            #expect(disposed.count == 1)
+        }
+    }
+
+    @Test("a synchronous source: disposal inside setup, from the observer, and by an operator")
+    func synchronousSourceDisposal() {
+        let log = Recorder<String>()
+        SignalProducer<Int, Never>(values: 1, 2, 3).startWithSignal { signal, handle in
+            signal.observe { log.append(describe($0)) }
+            handle.dispose()
+        }
+        #expect(log.items == ["interrupted"])
+        let fromObserver = Recorder<String>()
+        SignalProducer<Int, Never>(0..<10).startWithSignal { signal, handle in
+            signal.observe { event in
+                fromObserver.append(describe(event))
+                if case .value(1) = event { handle.dispose() }
+            }
+        }
+        #expect(fromObserver.items == ["v0", "v1", "interrupted"])
+        let iterated = Counter()
+        let taken = Recorder<String>()
+        SignalProducer<Int, Never>((0..<1_000_000).lazy.map { value in iterated.increment(); return value })
+            .take(first: 2).start { taken.append(describe($0)) }
+        #expect(taken.items == ["v0", "v1", "completed"])
+        #expect(iterated.count == 2)
+    }
+
     @Test("disposing a run that has completed runs no cleanup again")
     func disposeAfterCompletion() {
         let cleanups = Counter()

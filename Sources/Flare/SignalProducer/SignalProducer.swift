@@ -63,6 +63,21 @@ public struct SignalProducer<Value, Error: Swift.Error> {
         }
     }
 
+    /// A producer whose source sends all its events inside `start`, on the
+    /// starting thread, with `ProducerRun.emit`: no root signal, no
+    /// observer and no lifetime per start, only the run's state word (see
+    /// `ProducerRun`).
+    @inlinable
+    init(synchronous send: @escaping (ProducerRun, ProducerSink<Value, Error>) -> Void) {
+        self.init(depth: 0) { run, sink in
+            run.connectSynchronous(interruptOutput: { sink.deliverHeld(.interrupted) }, start: {
+                guard run.beginSynchronous() else { return }
+                send(run, sink)
+                run.endSynchronous()
+            })
+        }
+    }
+
     /// A producer whose every start observes `signal`: each run forwards
     /// the events `signal` sends after the start. Disposing the run stops
     /// its observation of `signal` (the signal itself goes on).
@@ -76,16 +91,15 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// A producer that sends `value`, then completes, at each start.
     @inlinable
     public init(value: Value) {
-        self.init { observer, _ in
-            observer.send(value: value)
-            observer.sendCompleted()
-        }
+        self.init(synchronous: { run, sink in
+            if run.emit(.value(value), to: sink) { _ = run.emit(.completed, to: sink) }
+        })
     }
 
     /// A producer that fails with `error` at each start.
     @inlinable
     public init(error: Error) {
-        self.init { observer, _ in observer.send(error: error) }
+        self.init(synchronous: { run, sink in _ = run.emit(.failed(error), to: sink) })
     }
 
     /// A producer that sends the success value then completes, or fails
@@ -102,25 +116,23 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// completes.
     @inlinable
     public init(_ action: @escaping () -> Value) {
-        self.init { observer, _ in
-            observer.send(value: action())
-            observer.sendCompleted()
-        }
+        self.init(synchronous: { run, sink in
+            if run.emit(.value(action()), to: sink) { _ = run.emit(.completed, to: sink) }
+        })
     }
 
     /// A producer that calls `action` at each start and sends the success
     /// value then completes, or fails with the failure.
     @inlinable
     public init(_ action: @escaping () -> Result<Value, Error>) {
-        self.init { observer, _ in
+        self.init(synchronous: { run, sink in
             switch action() {
             case let .success(value):
-                observer.send(value: value)
-                observer.sendCompleted()
+                if run.emit(.value(value), to: sink) { _ = run.emit(.completed, to: sink) }
             case let .failure(error):
-                observer.send(error: error)
+                _ = run.emit(.failed(error), to: sink)
             }
-        }
+        })
     }
 
     /// A producer that sends the values of `values`, in order, then
@@ -128,13 +140,15 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// (disposal, or an operator such as `take(first:)`).
     @inlinable
     public init<S: Sequence>(_ values: S) where S.Element == Value {
-        self.init { observer, lifetime in
-            for value in values {
-                if lifetime.hasEnded { return }
-                observer.send(value: value)
+        self.init(synchronous: { run, sink in
+            // Checked before pulling each element: a sequence may be lazy,
+            // with side effects per element.
+            var iterator = values.makeIterator()
+            while !run.isInterruptRequested, let value = iterator.next() {
+                guard run.emit(.value(value), to: sink) else { return }
             }
-            observer.sendCompleted()
-        }
+            _ = run.emit(.completed, to: sink)
+        })
     }
 
     /// A producer that sends `first`, `second` and `tail`, then completes.
@@ -152,7 +166,7 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// A producer that completes at once at each start.
     @inlinable
     public static var empty: SignalProducer {
-        SignalProducer { observer, _ in observer.sendCompleted() }
+        SignalProducer(synchronous: { run, sink in _ = run.emit(.completed, to: sink) })
     }
 
     /// A producer whose runs never send any event (until disposed, which
@@ -172,15 +186,7 @@ extension SignalProducer where Error == Swift.Error {
     /// then completes, or fails with the error it throws.
     @inlinable
     public init(_ action: @escaping () throws -> Value) {
-        self.init { observer, _ in
-            do {
-                let value = try action()
-                observer.send(value: value)
-                observer.sendCompleted()
-            } catch {
-                observer.send(error: error)
-            }
-        }
+        self.init { () -> Result<Value, Error> in Result { try action() } }
     }
 }
 

@@ -52,12 +52,7 @@ extension SignalProducer {
     @inlinable
     @discardableResult
     public func start(_ observer: Signal<Value, Error>.Observer = .init()) -> Disposable {
-        let run = makeRun { run in
-            { event in
-                observer.action(event)
-                if event.isTerminating { run.outputTerminated() }
-            }
-        }
+        let run = makeRun { _ in observer.action }
         run.startIfNotDisposed()
         return run
     }
