@@ -21,6 +21,7 @@ final class ProducerRun: Disposable, @unchecked Sendable {
     /// Bit `i` set: link output `i` has delivered its terminal event (index
     /// 0 is the source's own output). Outputs beyond 64 use `overflow`.
     @usableFromInline
+    @exclusivity(unchecked)
     var terminatedBits: UInt64 = 0
 
     @usableFromInline
@@ -34,18 +35,29 @@ final class ProducerRun: Disposable, @unchecked Sendable {
 
     /// Sends `interrupted` into the root. Set by `connect`, before the run is
     /// handed out.
+    @exclusivity(unchecked)
     private var interruptSource: (() -> Void)?
 
     /// Runs the source's start handler. Set by `connect`, run once.
+    @exclusivity(unchecked)
     private var startSource: (() -> Void)?
 
     /// The root signal's lifetime, once connected.
+    @exclusivity(unchecked)
     private var sourceLifetime: Lifetime?
 
     /// A lifetime handed out before the root existed (a link's attach asked
     /// for it), or the lifetime of a synchronous run; ended by the root's,
     /// or when the synchronous run ends.
+    @exclusivity(unchecked)
     private var earlyLifetime: (lifetime: Lifetime, token: Lifetime.Token)?
+
+    // The variables above and below are written only before the run is
+    // handed out, or inside its serialized delivery (or, for a synchronous
+    // run, by whichever thread the state word designates): the state word or
+    // the root's serial word orders every access, so Swift's dynamic
+    // exclusivity checks, which cost a thread-local lookup per access, are
+    // turned off for them.
 
     // A synchronous run (a source that sends all its events inside `start`,
     // on the starting thread: `init(value:)`, a sequence …) has no root
@@ -66,9 +78,11 @@ final class ProducerRun: Disposable, @unchecked Sendable {
     let syncState = Atomic<Int>(0)
 
     /// Whether the source is synchronous (set by `connectSynchronous`).
+    @exclusivity(unchecked)
     private var isSynchronous = false
 
     /// Delivers `interrupted` to the synchronous source's output.
+    @exclusivity(unchecked)
     private var interruptOutput: (() -> Void)?
 
     @usableFromInline
