@@ -172,6 +172,14 @@ struct ProducerOperatorTests {
             let twice = once + once.filter { !$0.hasPrefix("observer") }
             #expect(log.items == twice)
         }
+        let order = Recorder<String>()
+        SignalProducer<Int, Never> { observer, _ in
+            order.append("handler")
+            observer.send(value: 1)
+            observer.sendCompleted()
+        }.on(starting: { order.append("starting") }, started: { order.append("started") }, value: { order.append("value \($0)") })
+            .start()
+        #expect(order.items == ["starting", "handler", "value 1", "started"])
         let disposed = Counter()
         let disposable = SignalProducer<Int, Never>.never.on(disposed: { disposed.increment() }).start()
         #expect(disposed.count == 0)

@@ -73,11 +73,14 @@ struct SideEffectsOperator<Value, Error: Swift.Error>: FilteringOperator {
 extension SignalProducer {
     /// `Signal.on(...)` on every run: side effects for the events passing
     /// through; `disposed` runs once per run, when the run ends (terminal
-    /// event, disposal, or an operator ending it). One link per start.
-    ///
-    /// ReactiveSwift's `starting:`/`started:` are not offered yet.
+    /// event, disposal, or an operator ending it). Also `starting`, called
+    /// at each start before the start handler runs, and `started`, after it
+    /// returned. One link per start (plus, with `starting` or `started`, a
+    /// run of its own around it).
     @inlinable
     public func on(
+        starting: (() -> Void)? = nil,
+        started: (() -> Void)? = nil,
         event: ((Signal<Value, Error>.Event) -> Void)? = nil,
         failed: ((Error) -> Void)? = nil,
         completed: (() -> Void)? = nil,
@@ -86,8 +89,14 @@ extension SignalProducer {
         disposed: (() -> Void)? = nil,
         value: ((Value) -> Void)? = nil
     ) -> SignalProducer<Value, Error> {
-        lift(SideEffectsOperator(
+        let lifted = lift(SideEffectsOperator(
             event: event, failed: failed, completed: completed, interrupted: interrupted,
             terminated: terminated, disposed: disposed, value: value))
+        guard starting != nil || started != nil else { return lifted }
+        return SignalProducer { observer, lifetime in
+            starting?()
+            lifetime += lifted.start(observer)
+            started?()
+        }
     }
 }
