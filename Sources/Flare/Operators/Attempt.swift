@@ -7,7 +7,7 @@ extension Signal {
     /// `failed`, `completed` and `interrupted` pass through unchanged.
     @inlinable
     public func attempt(_ action: @escaping (Value) -> Result<(), Error>) -> Signal<Value, Error> {
-        attemptMapResult { value in action(value).map { value } }
+        lift(AttemptMapOperator.attempt(action))
     }
 
     /// Sends the success of `transform` for each value; on its first failure,
@@ -18,13 +18,6 @@ extension Signal {
     /// own `failed`, `completed` and `interrupted` pass through unchanged.
     @inlinable
     public func attemptMap<U>(_ transform: @escaping (Value) -> Result<U, Error>) -> Signal<U, Error> {
-        attemptMapResult(transform)
-    }
-
-    /// The body of every `attempt`/`attemptMap` overload, under a name of its
-    /// own so that the throwing overloads cannot resolve back to themselves.
-    @inlinable
-    func attemptMapResult<U>(_ transform: @escaping (Value) -> Result<U, Error>) -> Signal<U, Error> {
         lift(AttemptMapOperator(transform: transform))
     }
 }
@@ -57,12 +50,7 @@ extension Signal where Error == any Swift.Error {
     /// the returned signal and stops its observation of upstream.
     @inlinable
     public func attempt(_ action: @escaping (Value) throws -> Void) -> Signal<Value, Error> {
-        attemptMapResult { value in
-            Result {
-                try action(value)
-                return value
-            }
-        }
+        lift(AttemptMapOperator.attempt(throwing: action))
     }
 
     /// Sends the result of the throwing `transform` for each value; if it
@@ -70,7 +58,7 @@ extension Signal where Error == any Swift.Error {
     /// signal and stops its observation of upstream.
     @inlinable
     public func attemptMap<U>(_ transform: @escaping (Value) throws -> U) -> Signal<U, Error> {
-        attemptMapResult { value in Result { try transform(value) } }
+        lift(AttemptMapOperator.attemptMap(throwing: transform))
     }
 }
 
@@ -114,7 +102,7 @@ extension SignalProducer {
     /// per start.
     @inlinable
     public func attempt(_ action: @escaping (Value) -> Result<(), Error>) -> SignalProducer<Value, Error> {
-        lift(AttemptMapOperator { value in action(value).map { value } })
+        lift(AttemptMapOperator.attempt(action))
     }
 
     /// `Signal.attemptMap(_:)` on every run; a failure ends the run. One
@@ -144,18 +132,42 @@ extension SignalProducer where Error == any Swift.Error {
     /// error ends the run. One link per start.
     @inlinable
     public func attempt(_ action: @escaping (Value) throws -> Void) -> SignalProducer<Value, Error> {
-        lift(AttemptMapOperator { value in
-            Result {
-                try action(value)
-                return value
-            }
-        })
+        lift(AttemptMapOperator.attempt(throwing: action))
     }
 
     /// `Signal.attemptMap(_:)` with a throwing transform, on every run; a
     /// thrown error ends the run. One link per start.
     @inlinable
     public func attemptMap<U>(_ transform: @escaping (Value) throws -> U) -> SignalProducer<U, Error> {
-        lift(AttemptMapOperator { value in Result { try transform(value) } })
+        lift(AttemptMapOperator.attemptMap(throwing: transform))
+    }
+}
+
+extension AttemptMapOperator where U == Value {
+    /// `attempt(_:)`: the value itself, if `action` succeeds.
+    @inlinable
+    static func attempt(_ action: @escaping (Value) -> Result<(), Error>) -> AttemptMapOperator {
+        AttemptMapOperator { value in action(value).map { value } }
+    }
+}
+
+extension AttemptMapOperator where Error == any Swift.Error {
+    /// `attemptMap(_:)` with a throwing transform.
+    @inlinable
+    static func attemptMap(throwing transform: @escaping (Value) throws -> U) -> AttemptMapOperator {
+        AttemptMapOperator { value in Result { try transform(value) } }
+    }
+}
+
+extension AttemptMapOperator where U == Value, Error == any Swift.Error {
+    /// `attempt(_:)` with a throwing action.
+    @inlinable
+    static func attempt(throwing action: @escaping (Value) throws -> Void) -> AttemptMapOperator {
+        AttemptMapOperator { value in
+            Result {
+                try action(value)
+                return value
+            }
+        }
     }
 }

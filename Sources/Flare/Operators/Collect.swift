@@ -7,7 +7,7 @@ extension Signal {
     /// dropped. Observes upstream until either terminates.
     @inlinable
     public func collect() -> Signal<[Value], Error> {
-        collect { _ in false }
+        lift(CollectOperator.all())
     }
 
     /// Sends the values in arrays of `count`; when upstream completes, sends
@@ -21,8 +21,7 @@ extension Signal {
     /// - Precondition: `count > 0`.
     @inlinable
     public func collect(count: Int) -> Signal<[Value], Error> {
-        precondition(count > 0, "collect(count:) needs a positive count")
-        return collect { values in values.count == count }
+        lift(CollectOperator.arrays(of: count))
     }
 
     /// Collects values and sends them as an array each time `shouldEmit`,
@@ -149,7 +148,7 @@ extension SignalProducer {
     /// completion. One link per start.
     @inlinable
     public func collect() -> SignalProducer<[Value], Error> {
-        collect { _ in false }
+        lift(CollectOperator.all())
     }
 
     /// `Signal.collect(count:)` on every run. One link per start.
@@ -157,8 +156,7 @@ extension SignalProducer {
     /// - Precondition: `count > 0`.
     @inlinable
     public func collect(count: Int) -> SignalProducer<[Value], Error> {
-        precondition(count > 0, "collect(count:) needs a positive count, got \(count)")
-        return collect { values in values.count == count }
+        lift(CollectOperator.arrays(of: count))
     }
 
     /// `Signal.collect(_:)` with a predicate on the collected values, on
@@ -173,5 +171,20 @@ extension SignalProducer {
     @inlinable
     public func collect(_ shouldEmit: @escaping (_ collected: [Value], _ latest: Value) -> Bool) -> SignalProducer<[Value], Error> {
         lift(CollectBeforeOperator(shouldEmit: shouldEmit))
+    }
+}
+
+extension CollectOperator {
+    /// `collect()`: one array, on completion.
+    @inlinable
+    static func all() -> CollectOperator {
+        CollectOperator { _ in false }
+    }
+
+    /// `collect(count:)`.
+    @inlinable
+    static func arrays(of count: Int) -> CollectOperator {
+        precondition(count > 0, "collect(count:) needs a positive count, got \(count)")
+        return CollectOperator { values in values.count == count }
     }
 }

@@ -11,7 +11,7 @@ extension Signal {
     ///   - nextPartialResult: Combines the result so far with a value.
     @inlinable
     public func reduce<U>(_ initialResult: U, _ nextPartialResult: @escaping (U, Value) -> U) -> Signal<U, Error> {
-        reduce(into: initialResult) { result, value in result = nextPartialResult(result, value) }
+        lift(ReduceOperator(initialResult: initialResult) { result, value in result = nextPartialResult(result, value) })
     }
 
     /// Combines every value into one result, updated in place, and sends it
@@ -62,7 +62,7 @@ extension SignalProducer {
     /// One link per start.
     @inlinable
     public func reduce<U>(_ initialResult: U, _ nextPartialResult: @escaping (U, Value) -> U) -> SignalProducer<U, Error> {
-        reduce(into: initialResult) { result, value in result = nextPartialResult(result, value) }
+        lift(ReduceOperator(initialResult: initialResult) { result, value in result = nextPartialResult(result, value) })
     }
 
     /// `Signal.reduce(into:_:)` on every run (each run starts from

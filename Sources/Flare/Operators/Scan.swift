@@ -10,7 +10,7 @@ extension Signal {
     ///   - nextPartialResult: Combines the result so far with a value.
     @inlinable
     public func scan<U>(_ initialResult: U, _ nextPartialResult: @escaping (U, Value) -> U) -> Signal<U, Error> {
-        scan(into: initialResult) { result, value in result = nextPartialResult(result, value) }
+        lift(ScanMapOperator.scan(initialResult, nextPartialResult))
     }
 
     /// Combines each value into a running result, updated in place, and
@@ -19,10 +19,7 @@ extension Signal {
     /// Same event semantics as `scan(_:_:)`.
     @inlinable
     public func scan<U>(into initialResult: U, _ nextPartialResult: @escaping (inout U, Value) -> Void) -> Signal<U, Error> {
-        scanMap(into: initialResult) { result, value in
-            nextPartialResult(&result, value)
-            return result
-        }
+        lift(ScanMapOperator.scan(into: initialResult, nextPartialResult))
     }
 
     /// Threads a state through the values and sends an output computed with
@@ -33,11 +30,7 @@ extension Signal {
     /// Observes upstream until either terminates.
     @inlinable
     public func scanMap<State, U>(_ initialState: State, _ next: @escaping (State, Value) -> (State, U)) -> Signal<U, Error> {
-        scanMap(into: initialState) { state, value in
-            let (nextState, output) = next(state, value)
-            state = nextState
-            return output
-        }
+        lift(ScanMapOperator.scanMap(initialState, next))
     }
 
     /// Threads a state, updated in place, through the values and sends an
@@ -140,26 +133,19 @@ extension SignalProducer {
     /// `initialResult`). One link per start.
     @inlinable
     public func scan<U>(_ initialResult: U, _ nextPartialResult: @escaping (U, Value) -> U) -> SignalProducer<U, Error> {
-        scan(into: initialResult) { result, value in result = nextPartialResult(result, value) }
+        lift(ScanMapOperator.scan(initialResult, nextPartialResult))
     }
 
     /// `Signal.scan(into:_:)` on every run. One link per start.
     @inlinable
     public func scan<U>(into initialResult: U, _ nextPartialResult: @escaping (inout U, Value) -> Void) -> SignalProducer<U, Error> {
-        scanMap(into: initialResult) { result, value in
-            nextPartialResult(&result, value)
-            return result
-        }
+        lift(ScanMapOperator.scan(into: initialResult, nextPartialResult))
     }
 
     /// `Signal.scanMap(_:_:)` on every run. One link per start.
     @inlinable
     public func scanMap<State, U>(_ initialState: State, _ next: @escaping (State, Value) -> (State, U)) -> SignalProducer<U, Error> {
-        scanMap(into: initialState) { state, value in
-            let (nextState, output) = next(state, value)
-            state = nextState
-            return output
-        }
+        lift(ScanMapOperator.scanMap(initialState, next))
     }
 
     /// `Signal.scanMap(into:_:)` on every run. One link per start.
@@ -178,5 +164,34 @@ extension SignalProducer {
     @inlinable
     public func combinePrevious(_ initial: Value) -> SignalProducer<(Value, Value), Error> {
         lift(CombinePreviousOperator(seed: .some(initial)))
+    }
+}
+
+extension ScanMapOperator where State == U {
+    /// `scan(_:_:)`: the running result is both the state and the output.
+    @inlinable
+    static func scan(_ initialResult: U, _ nextPartialResult: @escaping (U, Value) -> U) -> ScanMapOperator {
+        scan(into: initialResult) { result, value in result = nextPartialResult(result, value) }
+    }
+
+    /// `scan(into:_:)`.
+    @inlinable
+    static func scan(into initialResult: U, _ nextPartialResult: @escaping (inout U, Value) -> Void) -> ScanMapOperator {
+        ScanMapOperator(initialState: initialResult) { result, value in
+            nextPartialResult(&result, value)
+            return result
+        }
+    }
+}
+
+extension ScanMapOperator {
+    /// `scanMap(_:_:)`: the state threaded by value.
+    @inlinable
+    static func scanMap(_ initialState: State, _ next: @escaping (State, Value) -> (State, U)) -> ScanMapOperator {
+        ScanMapOperator(initialState: initialState) { state, value in
+            let (nextState, output) = next(state, value)
+            state = nextState
+            return output
+        }
     }
 }
