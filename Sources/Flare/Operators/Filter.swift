@@ -1,16 +1,18 @@
 /// `filter`: the values `isIncluded` accepts; terminal events unchanged.
+///
+/// `Verdict` is always `Bool`; being generic, the predicate is stored as
+/// `Link` stores its function, so that making a link (at each start of a
+/// producer) wraps it in no reabstraction thunk: that would be one more
+/// allocation per start.
 @usableFromInline
-struct FilterOperator<Value, Error: Swift.Error>: UnaryOperator {
-    @usableFromInline typealias Input = Value
-    @usableFromInline typealias Output = Value
-    @usableFromInline typealias InputError = Error
-    @usableFromInline typealias OutputError = Error
-
-    @usableFromInline let isIncluded: (Value) -> Bool
+struct FilterOperator<Value, Error: Swift.Error, Verdict> {
+    @usableFromInline let isIncluded: (Value) -> Verdict
 
     @inlinable
-    init(_ isIncluded: @escaping (Value) -> Bool) { self.isIncluded = isIncluded }
+    init(_ isIncluded: @escaping (Value) -> Bool) where Verdict == Bool { self.isIncluded = isIncluded }
+}
 
+extension FilterOperator: UnaryOperator, FilteringOperator where Verdict == Bool {
     @inlinable
     func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == Value, Sink.Error == Error {
