@@ -42,7 +42,7 @@ func allContenders<B: ContenderBody>(_ body: B) -> [Entry] {
 
 let flareName = FlareContender.name
 let limitName = "Limit"
-let contenderOrder = [FlareContender.name, LockedContender.name, SnapshotContender.name, limitName]
+let contenderOrder = [FlareContender.name, LockedContender.name, SnapshotContender.name, flareSignalName, limitName]
 
 struct Options {
     var quick = false
