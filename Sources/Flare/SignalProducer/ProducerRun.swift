@@ -81,9 +81,14 @@ final class ProducerRun: Disposable, @unchecked Sendable {
     @exclusivity(unchecked)
     private var isSynchronous = false
 
-    /// Delivers `interrupted` to the synchronous source's output.
+    /// A synchronous source: called with `false`, sends its events (with
+    /// `emit`); with `true`, delivers `interrupted` to its output. One
+    /// closure for both, so that a start allocates one context, not two.
+    /// Owned by whichever thread moves the state word out of `idle` (the
+    /// starter, or an interrupter that came first), which drops it when the
+    /// run is over.
     @exclusivity(unchecked)
-    private var interruptOutput: (() -> Void)?
+    private var synchronousSource: ((_ interrupt: Bool) -> Void)?
 
     @usableFromInline
     init(linkCount: Int) {
@@ -131,20 +136,26 @@ final class ProducerRun: Disposable, @unchecked Sendable {
         }
     }
 
-    /// Called by a synchronous source: how to deliver `interrupted` to its
-    /// output, and how to start it (sending with `emit`).
+    /// Called by a synchronous source: `source(false)` sends its events
+    /// (with `emit`), `source(true)` delivers `interrupted` to its output.
     @usableFromInline
-    func connectSynchronous(interruptOutput: @escaping () -> Void, start: @escaping () -> Void) {
+    func connectSynchronous(_ source: @escaping (_ interrupt: Bool) -> Void) {
         isSynchronous = true
-        self.interruptOutput = interruptOutput
-        startSource = start
+        synchronousSource = source
     }
 
-    /// Begins a synchronous source's deliveries: false if the run was
-    /// interrupted before it started.
-    @usableFromInline
-    func beginSynchronous() -> Bool {
-        syncState.compareExchange(expected: Self.idle, desired: Self.delivering, ordering: .acquiring).exchanged
+    /// Runs a synchronous source, unless the run was interrupted before it
+    /// started (the interrupter then delivered `interrupted`).
+    private func startSynchronous() {
+        guard syncState.compareExchange(expected: Self.idle, desired: Self.delivering, ordering: .acquiring).exchanged
+        else { return }
+        let source = synchronousSource.unsafelyUnwrapped
+        source(false)
+        if !syncState.compareExchange(expected: Self.delivering, desired: Self.done, ordering: .acquiringAndReleasing).exchanged {
+            syncState.store(Self.done, ordering: .releasing)
+            if !isTerminated(0) { source(true) }
+        }
+        finishSynchronous()
     }
 
     /// Delivers `event` from a synchronous source to `sink`, unless an
@@ -165,18 +176,6 @@ final class ProducerRun: Disposable, @unchecked Sendable {
         syncState.load(ordering: .acquiring) & Self.interruptRequested != 0
     }
 
-    /// Ends a synchronous source's deliveries: if an interruption arrived
-    /// before the source sent its terminal event, delivers `interrupted`
-    /// now. The run is then over.
-    @usableFromInline
-    func endSynchronous() {
-        if !syncState.compareExchange(expected: Self.delivering, desired: Self.done, ordering: .acquiringAndReleasing).exchanged {
-            syncState.store(Self.done, ordering: .releasing)
-            if !isTerminated(0) { interruptOutput?() }
-        }
-        finishSynchronous()
-    }
-
     /// Interrupts a synchronous run: at once if its source has not started
     /// (the caller delivers `interrupted`), else by asking the source, which
     /// sees the request before its next event.
@@ -191,21 +190,21 @@ final class ProducerRun: Disposable, @unchecked Sendable {
             state = current
         }
         if state == Self.idle {
-            interruptOutput?()
+            synchronousSource?(true)
             finishSynchronous()
         }
     }
 
-    /// The synchronous run is over: ends its lifetime, drops its closures.
-    @usableFromInline
-    func finishSynchronous() {
-        interruptOutput = nil
+    /// The synchronous run is over: ends its lifetime, drops its source.
+    private func finishSynchronous() {
+        synchronousSource = nil
         earlyLifetime?.token.dispose()
     }
 
     /// Runs the source's start handler, unless the run was disposed first.
     @usableFromInline
     func startIfNotDisposed() {
+        if isSynchronous { return startSynchronous() }
         let start = startSource
         startSource = nil
         if !isDisposed { start?() }

@@ -70,11 +70,9 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     @inlinable
     init(synchronous send: @escaping (ProducerRun, ProducerSink<Value, Error>) -> Void) {
         self.init(depth: 0) { run, sink in
-            run.connectSynchronous(interruptOutput: { sink.deliverHeld(.interrupted) }, start: {
-                guard run.beginSynchronous() else { return }
-                send(run, sink)
-                run.endSynchronous()
-            })
+            run.connectSynchronous { interrupt in
+                if interrupt { sink.deliverHeld(.interrupted) } else { send(sink.run, sink) }
+            }
         }
     }
 
