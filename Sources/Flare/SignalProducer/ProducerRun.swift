@@ -86,9 +86,11 @@ final class ProducerRun: Disposable, @unchecked Sendable {
     /// closure for both, so that a start allocates one context, not two.
     /// Owned by whichever thread moves the state word out of `idle` (the
     /// starter, or an interrupter that came first), which drops it when the
-    /// run is over.
+    /// run is over. Not optional: a function type inside an `Optional` is
+    /// stored at the generic abstraction, and calling it would allocate a
+    /// reabstraction thunk per start.
     @exclusivity(unchecked)
-    private var synchronousSource: ((_ interrupt: Bool) -> Void)?
+    private var synchronousSource: (_ interrupt: Bool) -> Void = ProducerRun.noSource
 
     @usableFromInline
     init(linkCount: Int) {
@@ -144,12 +146,15 @@ final class ProducerRun: Disposable, @unchecked Sendable {
         synchronousSource = source
     }
 
+    /// The synchronous source of a run that has none, or is over.
+    private static func noSource(_: Bool) {}
+
     /// Runs a synchronous source, unless the run was interrupted before it
     /// started (the interrupter then delivered `interrupted`).
     private func startSynchronous() {
         guard syncState.compareExchange(expected: Self.idle, desired: Self.delivering, ordering: .acquiring).exchanged
         else { return }
-        let source = synchronousSource.unsafelyUnwrapped
+        let source = synchronousSource
         source(false)
         if !syncState.compareExchange(expected: Self.delivering, desired: Self.done, ordering: .acquiringAndReleasing).exchanged {
             syncState.store(Self.done, ordering: .releasing)
@@ -190,14 +195,14 @@ final class ProducerRun: Disposable, @unchecked Sendable {
             state = current
         }
         if state == Self.idle {
-            synchronousSource?(true)
+            synchronousSource(true)
             finishSynchronous()
         }
     }
 
     /// The synchronous run is over: ends its lifetime, drops its source.
     private func finishSynchronous() {
-        synchronousSource = nil
+        synchronousSource = ProducerRun.noSource
         earlyLifetime?.token.dispose()
     }
 
