@@ -37,8 +37,13 @@ public final class Signal<Value, Error: Swift.Error> {
     /// The observer may be used from any thread. The lifetime ends when the
     /// signal terminates; attach to it whatever the generator must release
     /// then. If the observer is released, the signal is interrupted.
-    public convenience init(_ generator: (Observer, Lifetime) -> Void) {
-        let core = SignalCore<Value, Error>()
+    ///
+    /// - Parameter queueLimit: How many values sent from other threads may
+    ///   wait behind a delivery in progress before such a sender waits for
+    ///   the delivering thread (contract 9). Sends from inside the signal's
+    ///   own delivery and terminal events never wait.
+    public convenience init(queueLimit: QueueLimit = .default, _ generator: (Observer, Lifetime) -> Void) {
+        let core = SignalCore<Value, Error>(queueLimit: queueLimit)
         self.init(core: core)
         let input = Observer(action: { [core] event in core.send(event) }, interruptsOnDeinit: true)
         generator(input, core.lifetime)
@@ -50,12 +55,17 @@ public final class Signal<Value, Error: Swift.Error> {
 
     /// A signal and the observer that sends into it.
     ///
-    /// - Parameter disposable: Disposed when the signal terminates.
+    /// - Parameters:
+    ///   - disposable: Disposed when the signal terminates.
+    ///   - queueLimit: How many values sent from other threads may wait
+    ///     behind a delivery in progress before such a sender waits for the
+    ///     delivering thread (contract 9). Sends from inside the signal's own
+    ///     delivery and terminal events never wait.
     /// - Returns: The signal, and its input. Sending to the input from any
     ///   thread sends into the signal; releasing the input interrupts it.
     @inlinable
-    public static func pipe(disposable: Disposable? = nil) -> (output: Signal, input: Observer) {
-        let core = SignalCore<Value, Error>()
+    public static func pipe(disposable: Disposable? = nil, queueLimit: QueueLimit = .default) -> (output: Signal, input: Observer) {
+        let core = SignalCore<Value, Error>(queueLimit: queueLimit)
         let output = Signal(core: core)
         if let disposable { core.lifetime += disposable }
         let input = Observer(action: { [core] event in core.send(event) }, interruptsOnDeinit: true)
