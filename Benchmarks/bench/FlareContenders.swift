@@ -2,16 +2,16 @@ import Flare
 
 /// Flare, used exactly as a ReactiveSwift 7 user would: `pipe()`,
 /// `observe(Signal.Observer { … })` returning `Disposable?`, `send(value:)`,
-/// `map`, `filter`, `merge(with:)`, `combineLatest(with:)`.
-enum FlareContender: SignalContender {
-    typealias Output = Signal<Int, Never>
-    typealias Input = Signal<Int, Never>.Observer
-    typealias Handle = any Disposable
+/// `map`, `filter`, `merge(with:)`, `combineLatest(with:)`. The two Flare
+/// contenders differ only in the queue limit of the signals they make.
+protocol FlareContenderBase: SignalContender
+where Output == Signal<Int, Never>, Input == Signal<Int, Never>.Observer, Handle == any Disposable {
+    static var queueLimit: QueueLimit { get }
+}
 
-    static var name: String { "Flare" }
-
+extension FlareContenderBase {
     static func pipe() -> (output: Output, input: Input) {
-        let (output, input) = Signal<Int, Never>.pipe()
+        let (output, input) = Signal<Int, Never>.pipe(queueLimit: queueLimit)
         return (output, input)
     }
 
@@ -19,6 +19,12 @@ enum FlareContender: SignalContender {
         signal.observe(Signal<Int, Never>.Observer { event in
             if case let .value(v) = event { sink.add(v) }
         })
+    }
+
+    /// A queued event node: a 16-byte header, then the event, from the
+    /// node pool's 32-byte size classes.
+    static var bytesPerQueuedEvent: Int {
+        (16 + MemoryLayout<Signal<Int, Never>.Event>.size + 31) / 32 * 32
     }
 
     static func dispose(_ handle: Handle) { handle.dispose() }
@@ -42,4 +48,38 @@ enum FlareContender: SignalContender {
             if case let .value(v) = event { sink.record(v) }
         })
     }
+
+    static func observeDelivered(_ signal: Output, _ counter: LineCounter) -> Handle? {
+        signal.observe(Signal<Int, Never>.Observer { event in
+            if case .value = event { counter.tick() }
+        })
+    }
+
+    static func observeValues(_ signal: Output, _ action: @escaping (Int) -> Void) -> Handle? {
+        signal.observe(Signal<Int, Never>.Observer { event in
+            if case let .value(v) = event { action(v) }
+        })
+    }
+}
+
+/// Flare with its default queue limit (`QueueLimit.default`).
+enum FlareContender: FlareContenderBase {
+    typealias Output = Signal<Int, Never>
+    typealias Input = Signal<Int, Never>.Observer
+    typealias Handle = any Disposable
+
+    static var name: String { "Flare" }
+    static var queueLimit: QueueLimit { .default }
+}
+
+/// Flare without a queue limit (`QueueLimit.unbounded`): senders never
+/// wait, as before contract 9. Run by the scenarios where the limit
+/// matters (contention, queued), for a before/after comparison in one run.
+enum FlareUnboundedContender: FlareContenderBase {
+    typealias Output = Signal<Int, Never>
+    typealias Input = Signal<Int, Never>.Observer
+    typealias Handle = any Disposable
+
+    static var name: String { "Flare unbounded" }
+    static var queueLimit: QueueLimit { .unbounded }
 }
