@@ -11,6 +11,12 @@
 /// queued and delivered after the current event, to every observer; it never
 /// deadlocks.
 ///
+/// Memory stays bounded when senders outpace the delivering thread: at most
+/// the signal's `QueueLimit` of values sent from other threads wait behind a
+/// delivery; a sender from another thread that finds the queue full waits,
+/// without a lock, until the delivering thread has taken one off. Sends from
+/// inside the signal's own delivery and terminal events never wait.
+///
 /// Observers are called in the order they were attached. An observer
 /// attached by `observe` receives every event sent after `observe` returns;
 /// observing a terminated signal sends `interrupted` at once.
@@ -19,9 +25,11 @@
 /// neither, it is interrupted: its generator's lifetime ends, releasing what
 /// the generator attached to it.
 ///
-/// Cost: a send with no contention is two atomic compare-and-swaps plus one
-/// unretained call per observer; no allocation, no lock, no reference
-/// counting. `observe` and `dispose` are lock-free and O(1).
+/// Cost: a send with no contention is two atomic compare-and-swaps (and two
+/// plain stores to the same cache line) plus one unretained call per
+/// observer; no allocation, no lock, no reference counting. A send that
+/// finds a delivery in progress allocates one node. `observe` and `dispose`
+/// are lock-free and O(1).
 public final class Signal<Value, Error: Swift.Error> {
     @usableFromInline
     let core: SignalCore<Value, Error>
