@@ -41,11 +41,11 @@ static long now_ns(void) {
     return ts.tv_sec * 1000000000L + ts.tv_nsec;
 }
 
-/* Busy for about `ns`: a slow observer that keeps its core. */
+/* Slow for about `ns`, yielding meanwhile: the senders get to run even on
+ * one core or under valgrind, which runs one thread at a time. */
 static void busy(long ns) {
     long until = now_ns() + ns;
-    while (now_ns() < until) {
-    }
+    while (now_ns() < until) sched_yield();
 }
 
 /* The observer. Touched only inside deliveries (serialized), so plain fields. */
