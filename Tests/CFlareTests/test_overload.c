@@ -10,8 +10,7 @@
  * FLARE_STRESS_SCALE (default 1.0) scales the iteration counts; the valgrind
  * run uses a small one.
  */
-#include "client.h"
-#include "harness.h"
+#include "stress.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -23,17 +22,6 @@
 HARNESS_STATE;
 
 enum { SENDERS = 3, MAX_TID = SENDERS + 1, REENTRANT_TID = SENDERS };
-#define TID_SHIFT 40
-
-static double scale = 1.0;
-static long scaled(long n) {
-    long v = (long)(n * scale);
-    return v < 1 ? 1 : v;
-}
-
-static long encode(long tid, long seq) { return (tid << TID_SHIFT) | seq; }
-static long tid_of(long v) { return v >> TID_SHIFT; }
-static long seq_of(long v) { return v & ((1L << TID_SHIFT) - 1); }
 
 static long now_ns(void) {
     struct timespec ts;
@@ -107,16 +95,6 @@ static void *sender(void *p) {
     sender_arg *a = p;
     for (long i = 0; i < a->count; i++) client_send(a->signal, client_value(encode(a->tid, i)));
     return NULL;
-}
-
-static client_stats baseline;
-
-static void check_balanced(void) {
-    client_stats st = client_get_stats();
-    CHECK_EQ(flare_debug_live_entries(), 0);
-    CHECK_EQ(st.nodes_created - baseline.nodes_created, st.nodes_freed - baseline.nodes_freed);
-    CHECK_EQ(st.observers_created - baseline.observers_created,
-             st.observers_released - baseline.observers_released);
 }
 
 /* Starts SENDERS threads sending `per_sender` values each, joins them. */
@@ -296,8 +274,7 @@ static void watchdog(int sig) {
 }
 
 int main(void) {
-    const char *env = getenv("FLARE_STRESS_SCALE");
-    if (env) scale = atof(env);
+    stress_read_scale();
     client_keep_released = true;
     setvbuf(stdout, NULL, _IONBF, 0);
     signal(SIGALRM, watchdog);
