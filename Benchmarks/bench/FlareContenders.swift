@@ -1,4 +1,9 @@
 import Flare
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Flare, used exactly as a ReactiveSwift 7 user would: `pipe()`,
 /// `observe(Signal.Observer { … })` returning `Disposable?`, `send(value:)`,
@@ -62,14 +67,27 @@ extension FlareContenderBase {
     }
 }
 
-/// Flare with its default queue limit (`QueueLimit.default`).
+/// The "Flare" contender's queue limit: `QueueLimit.default`, or the number
+/// of events in the environment variable FLARE_BENCH_QUEUE_LIMIT (to
+/// measure other limits against the same baselines).
+let benchQueueLimit: QueueLimit = {
+    guard let text = getenv("FLARE_BENCH_QUEUE_LIMIT") else { return .default }
+    guard let events = Int(String(cString: text)), events > 0 else {
+        progress("bench: FLARE_BENCH_QUEUE_LIMIT must be a positive number of events")
+        exit(2)
+    }
+    return .events(events)
+}()
+
+/// Flare with its default queue limit (`QueueLimit.default`, unless
+/// FLARE_BENCH_QUEUE_LIMIT says otherwise).
 enum FlareContender: FlareContenderBase {
     typealias Output = Signal<Int, Never>
     typealias Input = Signal<Int, Never>.Observer
     typealias Handle = any Disposable
 
     static var name: String { "Flare" }
-    static var queueLimit: QueueLimit { .default }
+    static var queueLimit: QueueLimit { benchQueueLimit }
 }
 
 /// Flare without a queue limit (`QueueLimit.unbounded`): senders never

@@ -16,11 +16,23 @@ struct OverloadTests {
     /// Runs `body` on a thread of its own (not a Dispatch worker: these
     /// tests block threads on purpose, and a starved pool would hang them)
     /// and returns a semaphore signalled when it returns.
+    ///
+    /// The body, and what it captures, is released on that thread as soon as
+    /// it returns, not when the thread object goes away during the thread's
+    /// exit: releasing a signal's last input sends `interrupted`, and a
+    /// delivery then, after the node pool has taken back the exiting
+    /// thread's cached nodes, would strand the nodes it frees.
     @discardableResult
     static func spawn(_ body: @escaping @Sendable () -> Void) -> DispatchSemaphore {
         let done = DispatchSemaphore(value: 0)
+        let pending = Locked<(@Sendable () -> Void)?>(body)
         let thread = Thread {
-            body()
+            if let run = pending.withLock({ slot -> (@Sendable () -> Void)? in
+                defer { slot = nil }
+                return slot
+            }) {
+                run()
+            }
             done.signal()
         }
         thread.start()
@@ -187,6 +199,8 @@ struct OverloadTests {
             stop.store(true, ordering: .relaxed)
         }
         #expect(Self.join([flooder, feeder], seconds: 120))
+        inputA.sendCompleted()
+        inputB.sendCompleted()
         #expect(fromA.count == rounds + 1)
         #expect(fromB.count == flooded.load(ordering: .relaxed))
     }
