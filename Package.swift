@@ -13,7 +13,7 @@ let package = Package(
         .systemLibrary(
             name: "CAtomicOps",
             pkgConfig: "atomic_ops",
-            providers: [.apt(["libatomic-ops-dev"])]
+            providers: [.apt(["libatomic-ops-dev"]), .brew(["libatomic_ops"])]
         ),
         // The lock-free core: observer bag, serial word, lifecycle, disposal.
         .target(
@@ -40,6 +40,13 @@ let package = Package(
         .target(
             name: "MallocCounter",
             path: "Benchmarks/MallocCounter"
+        ),
+        // A client's send, compiled on its own so that Tests/check-send-path.sh
+        // can read its machine code: no retain, release or allocation.
+        .target(
+            name: "SendPathProbe",
+            dependencies: ["Flare"],
+            path: "Benchmarks/SendPathProbe"
         ),
         .executableTarget(
             name: "bench",

@@ -6,7 +6,7 @@ import Darwin
 #endif
 
 /// Flare, used exactly as a ReactiveSwift 7 user would: `pipe()`,
-/// `observe(Signal.Observer { … })` returning `Disposable?`, `send(value:)`,
+/// `observeValues { … }` returning `Disposable?`, `send(value:)`,
 /// `map`, `filter`, `merge(with:)`, `combineLatest(with:)`. The two Flare
 /// contenders differ only in the queue limit of the signals they make.
 protocol FlareContenderBase: SignalContender
@@ -21,9 +21,7 @@ extension FlareContenderBase {
     }
 
     static func observe(_ signal: Output, _ sink: Sink) -> Handle? {
-        signal.observe(Signal<Int, Never>.Observer { event in
-            if case let .value(v) = event { sink.add(v) }
-        })
+        signal.observeValues { sink.add($0) }
     }
 
     /// A queued event node: a 16-byte header, then the event, from the
@@ -49,21 +47,15 @@ extension FlareContenderBase {
     }
 
     static func observeCounting(_ signal: Output, _ sink: Sink) -> Handle? {
-        signal.observe(Signal<Int, Never>.Observer { event in
-            if case let .value(v) = event { sink.record(v) }
-        })
+        signal.observeValues { sink.record($0) }
     }
 
     static func observeDelivered(_ signal: Output, _ counter: LineCounter) -> Handle? {
-        signal.observe(Signal<Int, Never>.Observer { event in
-            if case .value = event { counter.tick() }
-        })
+        signal.observeValues { _ in counter.tick() }
     }
 
     static func observeValues(_ signal: Output, _ action: @escaping (Int) -> Void) -> Handle? {
-        signal.observe(Signal<Int, Never>.Observer { event in
-            if case let .value(v) = event { action(v) }
-        })
+        signal.observeValues(action)
     }
 }
 

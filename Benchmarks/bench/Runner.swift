@@ -56,6 +56,7 @@ struct Options {
     var quick = false
     var filter: [String] = []
     var jsonPath: String?
+    var svgPath: String?
     var repetitions = 9
     /// Target duration of one timed run when the amount is calibrated.
     var targetNanos: UInt64 = 80_000_000
@@ -74,6 +75,7 @@ struct Options {
             case "--quick": o.quick = true
             case "--filter": o.filter.append(value().lowercased())
             case "--json": o.jsonPath = value()
+            case "--svg": o.svgPath = value()
             case "--reps":
                 guard let r = Int(value()), r > 0 else { usage("--reps needs a positive number") }
                 reps = r
@@ -98,11 +100,13 @@ struct Options {
 func usage(_ error: String?) -> Never {
     if let error { progress("bench: \(error)") }
     progress("""
-    usage: swift run -c release bench [--quick] [--filter NAME]... [--json FILE] [--reps N]
+    usage: swift run -c release bench [--quick] [--filter NAME]... [--json FILE] [--svg FILE] [--reps N]
       --quick        fewer repetitions and shorter runs (under 20 s)
       --filter NAME  only scenarios whose name contains NAME (repeatable):
                      \(scenarioNames.joined(separator: ", "))
       --json FILE    also write every sample as JSON to FILE
+      --svg FILE     also draw the run as an SVG chart in FILE (fan-out,
+                     chains, disposal latency)
       --reps N       repetitions per contender (default 9, quick 3)
     usage: swift run -c release bench --selftest
       checks the mutex baselines keep the contracts the comparison relies on

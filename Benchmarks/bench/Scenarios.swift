@@ -436,7 +436,9 @@ struct Combine: ContenderBody {
 
 /// One thread sends to 100 observers while another observes and disposes in
 /// a loop, for `amount` ns: sender events per second and observe+dispose
-/// pairs per second.
+/// pairs per second. Just before, the same sends run for half as long with
+/// no churn, on the same signal and observers: the third metric is the
+/// share of that uncontended rate the sender keeps under churn.
 ///
 /// With a `pace`, the churning thread starts at most that many pairs per
 /// second (spinning on the clock in between, which writes nothing shared),
@@ -449,6 +451,7 @@ struct Churn: ContenderBody {
     static let metrics = [
         Metric(name: "sender events/s", unit: "1/s", lowerIsBetter: false),
         Metric(name: "churn pairs/s", unit: "1/s", lowerIsBetter: false),
+        Metric(name: "sender kept, % of its uncontended rate", unit: "%", lowerIsBetter: false),
     ]
 
     func run<C: SignalContender>(_: C.Type, amount duration: Int) -> Measurement {
@@ -457,10 +460,19 @@ struct Churn: ContenderBody {
         defer { sink.free(); churnSink.free() }
         let (output, input) = C.pipe()
         let handles = (0..<Self.observers).compactMap { _ in C.observe(output, sink) }
+        // The sender's own rate without churn, in the same run.
+        var solo = 0
+        let soloStart = now()
+        var soloElapsed: UInt64 = 0
+        repeat {
+            for _ in 0..<64 { solo += 1; C.send(input, solo) }
+            soloElapsed = now() - soloStart
+        } while soloElapsed < UInt64(duration / 2)
         let shared = Shared()
+        let soloSent = solo
         let sender = Thread {
             shared.arriveAndWait()
-            var v = 0
+            var v = soloSent
             while !shared.stop.load(ordering: .relaxed) { v += 1; C.send(input, v) }
             shared.stamp.store(UInt64(v), ordering: .releasing)
         }
@@ -491,7 +503,9 @@ struct Churn: ContenderBody {
         check(sink.total == Self.observers &* triangular(sent), "\(C.name) churn lost events")
         blackHole(handles)
         let pairs = Double(shared.count.load(ordering: .acquiring))
-        return Measurement(elapsed: elapsed, values: [1e9 * Double(sent) / Double(elapsed), 1e9 * pairs / Double(elapsed)])
+        let rate = 1e9 * Double(sent - solo) / Double(elapsed)
+        let soloRate = 1e9 * Double(solo) / Double(soloElapsed)
+        return Measurement(elapsed: elapsed, values: [rate, 1e9 * pairs / Double(elapsed), 100 * rate / soloRate])
     }
 }
 

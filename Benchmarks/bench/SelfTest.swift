@@ -1,3 +1,4 @@
+import MallocCounter
 import MutexBaseline
 
 /// `bench --selftest`: checks that the baselines keep the contracts the
@@ -10,6 +11,25 @@ func runSelfTest() {
     checkCombining(LockedSignal<Int, TestError>.self, "Locked")
     checkCombining(SnapshotSignal<Int, TestError>.self, "Snapshot")
     progress("selftest: baselines OK")
+    checkFlareAllocatesNothingPerEvent()
+}
+
+/// Guards Flare's claim of zero heap allocations per delivered event, with
+/// the malloc counter: a send to 10 observers attached with
+/// `observeValues`, and a value through a map→filter→map chain, each
+/// 10,000 times after a warm-up. Uncontended sends only: a send queued
+/// behind another thread's delivery allocates its node (from a pool).
+func checkFlareAllocatesNothingPerEvent() {
+    guard mc_is_active() != 0 else {
+        progress("selftest: malloc counter inactive on this platform: allocation check skipped")
+        return
+    }
+    for (name, depth, observers) in [("fan-out to 10", 0, 10), ("map→filter→map", 3, 1)] {
+        let perEvent = AllocationsPerEvent(chainDepth: depth, observers: observers)
+            .run(FlareContender.self, amount: 10_000).values[0]
+        check(perEvent == 0, "Flare allocated \(perEvent) times per event (\(name)): a delivered event must allocate nothing")
+    }
+    progress("selftest: Flare allocates nothing per delivered event")
 }
 
 /// The observation API the two baselines share.

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-// `swift run -c release bench [--quick] [--filter NAME] [--json FILE] [--reps N]`
+// `swift run -c release bench [--quick] [--filter NAME] [--json FILE] [--svg FILE] [--reps N]`
 // `swift run -c release bench --selftest` checks the baselines' semantics.
 // Progress goes to stderr, the table to stdout.
 
@@ -21,6 +21,10 @@ runAll(runner)
 printTable(runner.results, options: options)
 if let path = options.jsonPath {
     writeJSON(runner.results, options: options, to: path)
+    progress("wrote \(path)")
+}
+if let path = options.svgPath {
+    writeSVG(runner.results, options: options, to: path)
     progress("wrote \(path)")
 }
 progress("total \(format(Double(now() - start) / 1e9)) s")

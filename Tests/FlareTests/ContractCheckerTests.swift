@@ -10,7 +10,7 @@ import Testing
 /// observe (roots and derived signals), dispose their own observations, send
 /// terminal events, and some observers send back into their own signal. Every
 /// operation and every delivery is stamped with a ticket from one global
-/// atomic counter, and afterwards a checker verifies DESIGN.md's contracts
+/// atomic counter, and afterwards a checker verifies the contracts of docs/contracts.md
 /// from the records alone:
 ///
 /// - no value is delivered twice to an observer;
@@ -21,7 +21,11 @@ import Testing
 ///   starting);
 /// - no value is lost: an observer attached before a send started, never
 ///   disposed, receives the value unless a terminal send began before the
-///   send returned;
+///   send returned; where the signal was interrupted, values still queued
+///   may be overtaken (contract 8), but only as a suffix of each sender's
+///   values, never with a gap;
+/// - prompt interruption: once `sendInterrupted()` has returned, an observer
+///   receives at most one more value (the delivery already in progress);
 /// - everything is released at the end (weak references, live C entries).
 ///
 /// Seeded and reproducible: `FLARE_SEED=n` replays one seed; a failure
@@ -91,6 +95,10 @@ final class Schedule: @unchecked Sendable {
     let inReply: [Cell]
     /// Per root: the earliest ticket at which a terminal send started.
     let firstTerminal: [Cell]
+    /// Per root: the earliest ticket at which a `sendInterrupted()` started,
+    /// and the earliest at which one had returned.
+    let firstInterrupt: [Cell]
+    let interruptReturned: [Cell]
 
     final class Cell: Sendable {
         let value: Atomic<Int>
@@ -102,6 +110,8 @@ final class Schedule: @unchecked Sendable {
         self.threadCount = threads
         self.operations = operations
         firstTerminal = (0..<3).map { _ in Cell(Int.max) }
+        firstInterrupt = (0..<3).map { _ in Cell(Int.max) }
+        interruptReturned = (0..<3).map { _ in Cell(Int.max) }
         inDelivery = (0..<6).map { _ in Cell(0) }
         inReply = (0..<6).map { _ in Cell(0) }
     }
@@ -123,6 +133,8 @@ final class Schedule: @unchecked Sendable {
         var terminals = 0
         var afterTerminal = 0
         var afterDispose = 0
+        /// Values delivered after a `sendInterrupted()` of the root returned.
+        var afterInterrupt = 0
         let canary = Canary()
         init(signal: Int) {
             self.signal = signal
@@ -149,6 +161,7 @@ final class Schedule: @unchecked Sendable {
         let reply = inReply[signal]
         let root = signal % signalCount
         let input = inputs[root]
+        let interrupted = interruptReturned[root]
         let observer = Signal<Int, Never>.Observer { [unowned self] event in
             let isReply = watch.observingThread.load(ordering: .sequentiallyConsistent) == UInt(pthread_self())
             if isReply {
@@ -170,6 +183,7 @@ final class Schedule: @unchecked Sendable {
             if watch.terminals > 0 { watch.afterTerminal += 1 }
             switch event {
             case let .value(v):
+                if interrupted.value.load(ordering: .sequentiallyConsistent) != Int.max { watch.afterInterrupt += 1 }
                 watch.values.append(v)
                 withExtendedLifetime(watch.canary) {}
                 // Some observers answer some values by sending into their own
@@ -229,15 +243,14 @@ final class Schedule: @unchecked Sendable {
                     if Bool.random(using: &rng) { d.dispose() }  // disposing twice is harmless
                 default:
                     let start = stamp()
-                    let first = firstTerminal[root]
-                    var current = first.value.load(ordering: .sequentiallyConsistent)
-                    while start < current {
-                        let (done, now) = first.value.compareExchange(
-                            expected: current, desired: start, ordering: .sequentiallyConsistent)
-                        if done { break }
-                        current = now
+                    lower(firstTerminal[root], to: start)
+                    if Bool.random(using: &rng) {
+                        inputs[root].sendCompleted()
+                    } else {
+                        lower(firstInterrupt[root], to: start)
+                        inputs[root].sendInterrupted()
+                        lower(interruptReturned[root], to: stamp())
                     }
-                    inputs[root].sendCompleted()
                 }
             }
         }
@@ -246,6 +259,17 @@ final class Schedule: @unchecked Sendable {
         for log in logs { for w in log.watches { canaries.append(Weak(w.canary)) } }
         for input in inputs { input.sendCompleted() }
         return check(logs: logs, canaries: canaries)
+    }
+
+    /// Lowers `cell` to `ticket` if it is smaller.
+    func lower(_ cell: Cell, to ticket: Int) {
+        var current = cell.value.load(ordering: .sequentiallyConsistent)
+        while ticket < current {
+            let (done, now) = cell.value.compareExchange(
+                expected: current, desired: ticket, ordering: .sequentiallyConsistent)
+            if done { break }
+            current = now
+        }
     }
 
     struct Weak {
@@ -266,6 +290,9 @@ final class Schedule: @unchecked Sendable {
                 if watch.terminals > 1 { fail("\(watch.terminals) terminal events") }
                 if watch.afterTerminal > 0 { fail("\(watch.afterTerminal) deliveries after a terminal event") }
                 if watch.afterDispose > 1 { fail("\(watch.afterDispose) deliveries after dispose() returned") }
+                if watch.afterInterrupt > 1 {
+                    fail("\(watch.afterInterrupt) values delivered after sendInterrupted() returned")
+                }
                 if watch.terminals == 0 && watch.disposeStartedAt == .max {
                     fail("an observer neither disposed nor terminated")
                 }
@@ -278,14 +305,30 @@ final class Schedule: @unchecked Sendable {
                 }
                 let received = Set(watch.values)
                 let root = watch.signal % signalCount
+                let interrupted = firstInterrupt[root].value.load(ordering: .sequentiallyConsistent) != .max
+                // Senders with a value this observer had to receive but
+                // did not: under an interruption, that is allowed only if no
+                // later value of the same sender was received (the queued
+                // suffix that the interruption overtook).
+                var missingFrom = [Int: Int]()
                 for send in sendsByRoot[root]
                 where watch.attachedAt < send.startedAt
                     && watch.disposeStartedAt == .max
                     && terminalAt[root] > send.returnedAt
                     && !received.contains(send.value)
                 {
-                    fail("value \(send.value) lost for an observer of signal \(watch.signal)")
-                    break
+                    if !interrupted {
+                        fail("value \(send.value) lost for an observer of signal \(watch.signal)")
+                        break
+                    }
+                    let sender = send.value >> 32, seq = send.value & 0xFFFF_FFFF
+                    missingFrom[sender] = min(missingFrom[sender] ?? .max, seq)
+                }
+                for v in watch.values where v >= 0 {
+                    if let gap = missingFrom[v >> 32], v & 0xFFFF_FFFF > gap {
+                        fail("sender \(v >> 32)'s value \(gap) lost before a later one delivered on signal \(watch.signal)")
+                        break
+                    }
                 }
             }
         }

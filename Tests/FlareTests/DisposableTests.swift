@@ -125,6 +125,21 @@ struct DisposableTests {
         let (made, madeToken) = Lifetime.make()
         madeToken.dispose()
         #expect(made.hasEnded)
-        #expect(!Lifetime.empty.hasEnded)
+    }
+
+    @Test("Lifetime.empty has already ended: observeEnded and += act at once, ended completes at once")
+    func emptyLifetimeHasEnded() {
+        let lifetime = Lifetime.empty
+        #expect(lifetime.hasEnded)
+        let runs = Counter()
+        let cancel = lifetime.observeEnded { runs.increment() }
+        #expect(runs.count == 1)
+        #expect(cancel == nil)
+        let disposable = AnyDisposable()
+        lifetime += disposable
+        #expect(disposable.isDisposed)
+        let log = Recorder<String>()
+        lifetime.ended.observe { log.append(describe($0)) }
+        #expect(log.items == ["interrupted"])
     }
 }

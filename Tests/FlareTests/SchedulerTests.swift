@@ -328,9 +328,9 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
         let scheduler = TestScheduler()
         let task = Task { try await scheduler.sleep(for: .seconds(5)) }
         #expect(await eventuallyAsync { scheduler.pendingCount == 1 })
-        scheduler.advance(by: .seconds(4))
+        advanceSynchronously(scheduler, by: .seconds(4))
         #expect(scheduler.pendingCount == 1)
-        scheduler.advance(by: .seconds(1))
+        advanceSynchronously(scheduler, by: .seconds(1))
         try await task.value
         #expect(scheduler.pendingCount == 0)
     }
@@ -339,7 +339,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
         let scheduler = TestScheduler()
         let task = Task { try await scheduler.sleep(until: at(3)) }
         #expect(await eventuallyAsync { scheduler.pendingCount == 1 })
-        scheduler.advance(to: at(3))
+        advanceSynchronously(scheduler, to: at(3))
         try await task.value
     }
 
@@ -366,7 +366,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
         let scheduler = TestScheduler()
         let stream = scheduler.timer(interval: .seconds(1))
         #expect(scheduler.pendingCount == 1)
-        scheduler.advance(by: .seconds(3))
+        advanceSynchronously(scheduler, by: .seconds(3))
         let consumer = Task {
             var dates: [Date] = []
             for await date in stream {
@@ -392,10 +392,10 @@ extension TestSchedulerTests {
             return dates
         }
         #expect(await eventuallyAsync { scheduler.pendingCount == 1 })
-        scheduler.advance(by: .seconds(5))
+        advanceSynchronously(scheduler, by: .seconds(5))
         #expect(await consumer.value == [at(1), at(2)])
         #expect(await eventuallyAsync { scheduler.pendingCount == 0 })
-        scheduler.advance(by: .seconds(5))  // nothing left to feed
+        advanceSynchronously(scheduler, by: .seconds(5))  // nothing left to feed
     }
 
     @Test func timerStreamWaitsForTicks() async {
@@ -411,10 +411,23 @@ extension TestSchedulerTests {
         }
         for _ in 0..<3 {
             try? await Task.sleep(nanoseconds: 5_000_000)
-            scheduler.advance(by: .milliseconds(500))
+            advanceSynchronously(scheduler, by: .milliseconds(500))
         }
         #expect(await consumer.value == [at(0.5), at(1), at(1.5)])
     }
+}
+
+/// The synchronous `advance(by:)`, for async tests that drive the clock
+/// from outside Swift concurrency: in an async context `scheduler.advance`
+/// resolves to the `@MainActor` async overload, in this synchronous function
+/// to the synchronous one.
+private func advanceSynchronously(_ scheduler: TestScheduler, by interval: DispatchTimeInterval) {
+    scheduler.advance(by: interval)
+}
+
+/// The synchronous `advance(to:)`; see `advanceSynchronously(_:by:)`.
+private func advanceSynchronously(_ scheduler: TestScheduler, to date: Date) {
+    scheduler.advance(to: date)
 }
 
 /// `eventually` for async tests: yields instead of sleeping the thread.
@@ -425,6 +438,165 @@ private func eventuallyAsync(_ condition: () -> Bool) async -> Bool {
         try? await Task.sleep(nanoseconds: 1_000_000)
     }
     return true
+}
+
+// MARK: - TestScheduler from Swift concurrency
+
+/// The `@MainActor` async `advance`/`run`: a `@MainActor` test awaits them,
+/// and tasks that sleep on, or iterate a timer of, the scheduler are woken
+/// without any polling.
+@Suite @MainActor struct TestSchedulerAsyncTests {
+    @Test func awaitingAdvanceWakesATaskSleepingForAnInterval() async {
+        let scheduler = TestScheduler()
+        let woke = Log<Date>()
+        // Inherits the main actor: it cannot even start until the test
+        // suspends, which only the async `advance` does.
+        let task = Task {
+            try await scheduler.sleep(for: .seconds(5))
+            woke.append(scheduler.currentDate)
+        }
+        await scheduler.advance(by: .seconds(4))
+        #expect(woke.values == [])
+        #expect(scheduler.pendingCount == 1)
+        await scheduler.advance(by: .seconds(1))
+        #expect(woke.values == [at(5)])
+        #expect(scheduler.pendingCount == 0)
+        task.cancel()
+        #expect(await task.result.isSuccess)
+    }
+
+    @Test func awaitingAdvanceWakesATaskSleepingUntilADate() async {
+        let scheduler = TestScheduler()
+        let woke = Log<Date>()
+        let task = Task {
+            try await scheduler.sleep(until: at(3))
+            woke.append(scheduler.currentDate)
+        }
+        await scheduler.advance(by: 2.5)
+        #expect(woke.values == [])
+        await scheduler.advance(to: at(10))
+        #expect(woke.values == [at(3)])
+        #expect(scheduler.currentDate == at(10))
+        task.cancel()
+        #expect(await task.result.isSuccess)
+    }
+
+    @Test func aTaskWokenByAnAdvanceRunsAndSleepsAgainWithinIt() async {
+        let scheduler = TestScheduler()
+        let woke = Log<Date>()
+        let task = Task {
+            for _ in 0..<3 {
+                try await scheduler.sleep(for: .seconds(2))
+                woke.append(scheduler.currentDate)
+            }
+        }
+        // Each wake-up schedules the next sleep, relative to the date it woke
+        // at; all three are due within this one advance.
+        await scheduler.advance(by: .seconds(7))
+        #expect(woke.values == [at(2), at(4), at(6)])
+        #expect(scheduler.currentDate == at(7))
+        task.cancel()
+        #expect(await task.result.isSuccess)
+    }
+
+    @Test func timerTicksAtEachIntervalOfVirtualTime() async {
+        let scheduler = TestScheduler()
+        let dates = Log<Date>()
+        let mismatches = Log<Date>()
+        let task = Task {
+            for await date in scheduler.timer(interval: .seconds(1)) {
+                if scheduler.currentDate != date { mismatches.append(date) }
+                dates.append(date)
+            }
+        }
+        await scheduler.advance(by: .milliseconds(900))
+        #expect(dates.values == [])
+        await scheduler.advance(by: .seconds(1))
+        #expect(dates.values == [at(1)])
+        await scheduler.advance()
+        #expect(dates.values == [at(1)])
+        await scheduler.advance(by: .milliseconds(200))
+        #expect(dates.values == [at(1), at(2)])
+        await scheduler.advance(by: .seconds(1))
+        #expect(dates.values == [at(1), at(2), at(3)])
+        #expect(mismatches.values == [])
+        task.cancel()
+        await task.value
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test func advanceRunsWhatIsDueNowOnTheMainActor() async {
+        let scheduler = TestScheduler()
+        var string = ""
+        scheduler.schedule { MainActor.assumeIsolated { string += "foo" } }
+        scheduler.schedule { MainActor.assumeIsolated { string += "bar" } }
+        #expect(string.isEmpty)
+        await scheduler.advance()
+        #expect(string == "foobar")
+        #expect(scheduler.currentDate == at(0.000_000_001))
+    }
+
+    @Test func advanceByEitherIntervalTypeRunsWhatFallsDue() async {
+        for useTimeInterval in [false, true] {
+            let scheduler = TestScheduler()
+            let ran = Log<String>()
+            scheduler.schedule(after: at(15)) { ran.append("bar@\(scheduler.currentDate == at(15))") }
+            scheduler.schedule(after: at(5)) { ran.append("foo@\(scheduler.currentDate == at(5))") }
+            if useTimeInterval { await scheduler.advance(by: 10) } else { await scheduler.advance(by: .seconds(10)) }
+            #expect(scheduler.currentDate == at(10))
+            #expect(ran.values == ["foo@true"])
+            if useTimeInterval { await scheduler.advance(by: 10) } else { await scheduler.advance(by: .seconds(10)) }
+            #expect(scheduler.currentDate == at(20))
+            #expect(ran.values == ["foo@true", "bar@true"])
+        }
+    }
+
+    @Test func runDrainsEverythingInOrderIncludingWhatWokenTasksSchedule() async {
+        let scheduler = TestScheduler()
+        let ran = Log<String>()
+        scheduler.schedule(after: at(15)) { ran.append("bar") }
+        scheduler.schedule(after: at(5)) { ran.append("foo") }
+        scheduler.schedule { ran.append("now") }
+        let task = Task {
+            try await scheduler.sleep(until: at(10))
+            ran.append("woke")
+            try await scheduler.sleep(until: at(20))
+            ran.append("woke again")
+        }
+        await scheduler.run()
+        #expect(ran.values == ["now", "foo", "woke", "bar", "woke again"])
+        #expect(scheduler.currentDate == .distantFuture)
+        task.cancel()  // a no-op unless a regression left it asleep
+        #expect(await task.result.isSuccess)
+    }
+
+    @Test func sleepingUntilADeadlineAlreadyReachedReturnsAtOnce() async throws {
+        let scheduler = TestScheduler(startDate: at(10))
+        try await scheduler.sleep(until: at(10))
+        try await scheduler.sleep(until: at(3))
+        try await scheduler.sleep(for: .seconds(0))
+        #expect(scheduler.pendingCount == 0)
+        #expect(scheduler.currentDate == at(10))
+        let queue = QueueScheduler(name: "flare.test.past-deadline")
+        try await queue.sleep(until: Date(timeIntervalSinceNow: -1))
+    }
+
+    @Test func sleepingUntilAReachedDeadlineInACancelledTaskThrows() async {
+        let scheduler = TestScheduler(startDate: at(10))
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            try await scheduler.sleep(until: at(3))
+        }
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(scheduler.pendingCount == 0)
+    }
+}
+
+extension Result {
+    fileprivate var isSuccess: Bool {
+        if case .success = self { return true }
+        return false
+    }
 }
 
 // MARK: - QueueScheduler
@@ -484,6 +656,14 @@ private func eventuallyAsync(_ condition: () -> Bool) async -> Bool {
         scheduler.schedule { seen.append(DispatchQueue.getSpecific(key: Self.key)); done.signal() }
         #expect(waitFor(done))
         #expect(seen.values == ["target"])
+    }
+
+    @Test func defaultQoSIsUnspecifiedSoTheQueueInheritsItsCallers() {
+        // ReactiveSwift 7.2: a defaulted qos leaves the queue unspecified, so
+        // work inherits the QoS of whoever schedules it.
+        #expect(QueueScheduler().queue.qos == .unspecified)
+        #expect(QueueScheduler(name: "flare.test.named").queue.qos == .unspecified)
+        #expect(QueueScheduler(qos: .utility).queue.qos.qosClass == .utility)
     }
 
     @Test func disposedBeforeStartingNeverRuns() {

@@ -93,4 +93,44 @@ struct SourceCompatibilityTests {
         disposable.dispose()
         withExtendedLifetime(lifetime.token) {}
     }
+
+    @Test("code generic over SignalProtocol and OptionalProtocol compiles and runs")
+    func genericOverProtocols() {
+        let (names, input) = Signal<String?, Never>.pipe()
+        let log = Recorder<String>()
+        observeAll(names.present()) { log.append($0) }
+        observeAll(names.orDefault("none")) { log.append("or \($0)") }
+        let taken = names.take(until: { $0 != "stop" })
+        observeAll(taken.present()) { log.append("until \($0)") }
+        input.send(value: "a")
+        input.send(value: nil)
+        input.send(value: "stop")
+        input.send(value: "b")
+        #expect(log.items == ["a", "or a", "until a", "or none", "stop", "or stop", "until stop", "b", "or b"])
+        #expect(Optional<Int>(reconstructing: 3) == 3)
+        #expect(Optional<Int>(reconstructing: nil) == nil)
+        #expect(Optional(4).optional == 4)
+        let (unserialized, unserializedInput) = Signal<Int, Never>.unserializedPipe()
+        observeAll(unserialized.signal.map { "\($0)" }) { log.append("u\($0)") }
+        unserializedInput.send(value: 1)
+        #expect(log.items.last == "u1")
+    }
+}
+
+/// Generic over `SignalProtocol`, as ReactiveSwift users write helpers.
+private func observeAll<S: SignalProtocol>(_ source: S, _ action: @escaping (S.Value) -> Void) where S.Error == Never {
+    source.signal.observeValues(action)
+}
+
+extension SignalProtocol where Value: OptionalProtocol {
+    /// The non-nil values, through the `OptionalProtocol`-constrained
+    /// `skipNil`.
+    fileprivate func present() -> Signal<Value.Wrapped, Error> {
+        signal.skipNil()
+    }
+
+    /// Each value, or `fallback` for nil.
+    fileprivate func orDefault(_ fallback: Value.Wrapped) -> Signal<Value.Wrapped, Error> {
+        signal.map { $0.optional ?? fallback }
+    }
 }

@@ -87,7 +87,7 @@ struct TakeOperatorTests {
         let probe = UpstreamProbe()
         let calls = Counter()
         let log = Recorder<String>()
-        probe.wrap(signal).take { value in calls.increment(); return value < 3 }.observe { log.append(describe($0)) }
+        probe.wrap(signal).take(while: { value in calls.increment(); return value < 3 }).observe { log.append(describe($0)) }
         input.send(value: 1)
         input.send(value: 2)
         #expect(probe.isObserved)
@@ -100,6 +100,54 @@ struct TakeOperatorTests {
         #expect(run([.value(1), .completed]) { $0.take(while: { _ in true }) } == ["v1", "completed"])
         #expect(run([.value(1), .failed(e1)]) { $0.take(while: { _ in true }) } == ["v1", "failed(E1)"])
         #expect(run([.value(1), .interrupted]) { $0.take(while: { _ in true }) } == ["v1", "interrupted"])
+    }
+
+    @Test("take(until:) forwards the first value that fails the predicate, then completes and stops observing upstream")
+    func takeUntilPredicate() {
+        let (signal, input) = Signal<Int, TestError>.pipe()
+        let probe = UpstreamProbe()
+        let calls = Counter()
+        let log = Recorder<String>()
+        probe.wrap(signal).take(until: { value in calls.increment(); return value < 3 }).observe { log.append(describe($0)) }
+        input.send(value: 1)
+        input.send(value: 2)
+        #expect(log.items == ["v1", "v2"])
+        #expect(probe.isObserved)
+        input.send(value: 3)
+        #expect(log.items == ["v1", "v2", "v3", "completed"])
+        #expect(!probe.isObserved)
+        input.send(value: 1)
+        #expect(calls.count == 3)
+        #expect(log.items == ["v1", "v2", "v3", "completed"])
+        #expect(run([.value(5), .value(1)]) { $0.take(until: { $0 < 3 }) } == ["v5", "completed"])
+        #expect(run([.value(1), .completed]) { $0.take(until: { _ in true }) } == ["v1", "completed"])
+        #expect(run([.value(1), .failed(e1)]) { $0.take(until: { _ in true }) } == ["v1", "failed(E1)"])
+        #expect(run([.value(1), .interrupted]) { $0.take(until: { _ in true }) } == ["v1", "interrupted"])
+    }
+
+    @Test("take(until:) is take(while:) plus the value that ended it")
+    func takeUntilPredicateIsTakeWhilePlusLast() {
+        for cut in 0...5 {
+            let sent: [Signal<Int, TestError>.Event] = (0..<5).map { .value($0) } + [.completed]
+            let whileLog = run(sent) { $0.take(while: { $0 < cut }) }
+            let untilLog = run(sent) { $0.take(until: { $0 < cut }) }
+            let expected = cut < 5
+                ? Array(whileLog.dropLast()) + ["v\(cut)", "completed"]
+                : whileLog
+            #expect(untilLog == expected, "cut=\(cut)")
+        }
+    }
+
+    @Test("take(until:) sends the value before asking the predicate, as ReactiveSwift does")
+    func takeUntilPredicateOrder() {
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let log = Recorder<String>()
+        signal
+            .take(until: { value in log.append("asked \(value)"); return value < 2 })
+            .observe { log.append(describe($0)) }
+        input.send(value: 1)
+        input.send(value: 2)
+        #expect(log.items == ["v1", "asked 1", "v2", "asked 2", "completed"])
     }
 
     @Test("take(during:) completes when the lifetime ends and stops observing upstream")
@@ -129,6 +177,18 @@ struct TakeOperatorTests {
         probe.wrap(signal).take(during: lifetime).observe { log.append(describe($0)) }
         #expect(log.items == ["interrupted"])
         #expect(!probe.isObserved)
+    }
+
+    @Test("take(during: .empty) has completed already: Lifetime.empty has ended")
+    func takeDuringEmpty() {
+        let (signal, input) = Signal<Int, TestError>.pipe()
+        let probe = UpstreamProbe()
+        let log = Recorder<String>()
+        probe.wrap(signal).take(during: .empty).observe { log.append(describe($0)) }
+        input.send(value: 1)
+        #expect(log.items == ["interrupted"])
+        #expect(!probe.isObserved)
+        #expect(probe.reached.count == 0)
     }
 
     @Test("take(during:) forwards upstream's terminal events")

@@ -4,7 +4,7 @@
  * outside and inside callbacks, terminal events, dropping the signal handle)
  * run through the reference client (Tests/CFlareTests/client.c, i.e. the C
  * core driven as SignalCore.swift drives it) and through a plain reference
- * model of the contracts in docs/DESIGN.md. The delivered logs (which observer
+ * model of the contracts in docs/contracts.md. The delivered logs (which observer
  * got which event, in which order) and every dispose result must match, and
  * afterwards nothing may be left allocated. Released observer contexts are
  * freed at once, so a late call is a use-after-free for ASan.

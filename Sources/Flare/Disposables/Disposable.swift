@@ -23,6 +23,8 @@ public final class AnyDisposable: Disposable, @unchecked Sendable {
     private var action: (() -> Void)?
     private let state = Atomic<Bool>(false)
 
+    /// Whether `dispose()` has been called. A reader that sees `true` also
+    /// sees everything the action did (acquire).
     public var isDisposed: Bool { state.load(ordering: .acquiring) }
 
     /// A disposable that runs `action` when disposed.
@@ -40,6 +42,7 @@ public final class AnyDisposable: Disposable, @unchecked Sendable {
         self.init { disposable.dispose() }
     }
 
+    /// Runs the action, on the first call only. Lock-free, from any thread.
     public func dispose() {
         // acquiring-and-releasing: the winner must see `action` as written by
         // `init`; later `isDisposed` readers must see the effects of disposal.
@@ -94,15 +97,20 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     /// Removed handles still linked in the stack; a hint for pruning.
     private let removed = Atomic<Int>(0)
 
+    /// Whether `dispose()` has been called. A reader that sees `true` also
+    /// sees the disposal's effects (acquire).
     public var isDisposed: Bool { head.load(ordering: .acquiring) == Self.sealed }
 
+    /// An empty composite disposable.
     public init() {}
 
+    /// A composite disposable holding `disposables`.
     public convenience init<S: Sequence>(_ disposables: S) where S.Element == Disposable {
         self.init()
         for d in disposables { add(d) }
     }
 
+    /// A composite disposable holding the non-nil `disposables`.
     public convenience init<S: Sequence>(_ disposables: S) where S.Element == Disposable? {
         self.init()
         for d in disposables { add(d) }
@@ -125,6 +133,14 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     @discardableResult
     public func add(_ disposable: Disposable?) -> Disposable? {
         guard let disposable else { return nil }
+        // Already disposed: no node. Besides saving its allocation, this keeps
+        // an immortal disposed composite (the one behind `Lifetime.empty`)
+        // free of the weak reference a node takes, whose side table nothing
+        // would ever free (LeakSanitizer reports it at exit).
+        if isDisposed {
+            disposable.dispose()
+            return nil
+        }
         let node = Node(disposable, owner: self)
         if !push(chainTop: node, chainBottom: node) {
             disposable.dispose()
@@ -139,6 +155,9 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
         add(AnyDisposable(action))
     }
 
+    /// Disposes every disposable added and not taken back out, in reverse
+    /// order of addition, on the first call only. Lock-free, from any
+    /// thread; later additions are disposed at once.
     public func dispose() {
         // One exchange seals the stack: later pushes fail and dispose their own
         // node. acquiring: we now own the nodes pushed (released) before.
@@ -226,14 +245,17 @@ public final class ScopedDisposable<Inner: Disposable>: Disposable, @unchecked S
     /// The disposable disposed when this one is.
     public let inner: Inner
 
+    /// Whether the inner disposable has been disposed.
     public var isDisposed: Bool { inner.isDisposed }
 
+    /// A scoped disposable that disposes `disposable` when it goes away.
     public init(_ disposable: Inner) {
         inner = disposable
     }
 
     deinit { inner.dispose() }
 
+    /// Disposes the inner disposable now.
     public func dispose() { inner.dispose() }
 }
 
@@ -277,8 +299,10 @@ public final class SerialDisposable: Disposable, @unchecked Sendable {
 
     private let slot: PThreadMutex<Slot>
 
+    /// Whether `dispose()` has been called.
     public var isDisposed: Bool { slot.withLock { $0.isDisposed } }
 
+    /// A serial disposable holding `disposable`, if any.
     public init(_ disposable: Disposable? = nil) {
         slot = PThreadMutex(Slot(inner: disposable))
     }
@@ -297,6 +321,7 @@ public final class SerialDisposable: Disposable, @unchecked Sendable {
         }
     }
 
+    /// Disposes the inner disposable, and every one set from now on.
     public func dispose() {
         let replaced: Disposable? = slot.withLock { slot in
             slot.isDisposed = true

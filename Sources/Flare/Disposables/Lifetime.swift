@@ -7,8 +7,9 @@
 public final class Lifetime: @unchecked Sendable {
     private let disposables: CompositeDisposable
 
-    /// A signal that completes when the lifetime ends (at once, if it has
-    /// already ended).
+    /// A signal that completes when the lifetime ends. If the lifetime has
+    /// already ended, the signal has completed before this returns, so an
+    /// observer attached to it receives `interrupted`.
     public var ended: Signal<Never, Never> {
         Signal { observer, lifetime in
             lifetime += disposables.add(observer.sendCompleted)
@@ -49,13 +50,24 @@ public final class Lifetime: @unchecked Sendable {
         return (Lifetime(token), token)
     }
 
-    /// A lifetime that never ends.
-    public static let empty = Lifetime(CompositeDisposable())
+    /// A lifetime that has already ended, as in ReactiveSwift.
+    ///
+    /// `observeEnded` runs its action at once and returns `nil`, `+=`
+    /// disposes at once, `hasEnded` is true, and `take(during: .empty)` has
+    /// completed before it returns. An observer attached to `ended` receives
+    /// `interrupted`, as for any terminated signal. Shared and immutable: one
+    /// instance serves every use, at no cost.
+    public static let empty: Lifetime = {
+        let ended = CompositeDisposable()
+        ended.dispose()
+        return Lifetime(ended)
+    }()
 
     /// Ends a lifetime when it is disposed or deinitialized.
     public final class Token: @unchecked Sendable {
         fileprivate let disposables = CompositeDisposable()
 
+        /// A token whose lifetime has not ended.
         public init() {}
 
         deinit { disposables.dispose() }

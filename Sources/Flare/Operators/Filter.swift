@@ -22,3 +22,14 @@ extension Signal {
         }
     }
 }
+
+extension Signal where Value: Equatable {
+    /// Drops every value equal to `value`; sends the others.
+    ///
+    /// ReactiveObjC's `ignore:`, which ReactiveSwift dropped; the same as
+    /// `filter { $0 != value }`. Terminal events pass through unchanged.
+    @inlinable
+    public func ignore(_ value: Value) -> Signal<Value, Error> {
+        filter { $0 != value }
+    }
+}

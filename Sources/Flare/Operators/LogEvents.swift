@@ -2,7 +2,18 @@
 public enum LoggingEvent {
     /// What a `Signal` can report to a logger.
     public enum Signal: String, CaseIterable, Hashable, Sendable {
-        case value, completed, failed, terminated, disposed, interrupted
+        /// A value.
+        case value
+        /// The `completed` event.
+        case completed
+        /// A `failed` event.
+        case failed
+        /// Any terminal event (`failed`, `completed` or `interrupted`).
+        case terminated
+        /// The observation of the logged signal ended.
+        case disposed
+        /// The `interrupted` event.
+        case interrupted
 
         /// Every kind of event.
         @available(*, deprecated, message: "Use `allCases` instead.")

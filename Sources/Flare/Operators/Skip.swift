@@ -79,13 +79,17 @@ extension Signal {
         }
     }
 
+}
+
+extension Signal where Value: OptionalProtocol {
     /// Forwards the non-nil values, unwrapped; drops the nils.
     ///
-    /// Terminal events pass through unchanged. Observes upstream until
-    /// either terminates.
+    /// Constrained on `OptionalProtocol`, as in ReactiveSwift, so that code
+    /// generic over optional values can call it. Terminal events pass through
+    /// unchanged. Observes upstream until either terminates.
     @inlinable
-    public func skipNil<Wrapped>() -> Signal<Wrapped, Error> where Value == Wrapped? {
-        compactMap { $0 }
+    public func skipNil() -> Signal<Value.Wrapped, Error> {
+        compactMap { $0.optional }
     }
 }
 

@@ -78,6 +78,30 @@ extension Signal {
     /// before that pass through unchanged.
     @inlinable
     public func take(while shouldContinue: @escaping (Value) -> Bool) -> Signal<Value, Error> {
+        takeWhile(shouldContinue, forwardingTheLast: false)
+    }
+
+    /// Forwards values while `shouldContinue` returns true; the first value
+    /// for which it returns false is forwarded too, and then the signal
+    /// completes: `take(while:)` plus the value that ended it.
+    ///
+    /// Each value is forwarded before `shouldContinue` is asked about it, as
+    /// in ReactiveSwift. Completing stops the observation of upstream, so
+    /// `shouldContinue` is not called again. Upstream's `failed`,
+    /// `completed` and `interrupted` before that pass through unchanged.
+    /// `take(until:)` with a signal (in TakeUntil.swift) is a different
+    /// operator: it completes when another signal fires.
+    @inlinable
+    public func take(until shouldContinue: @escaping (Value) -> Bool) -> Signal<Value, Error> {
+        takeWhile(shouldContinue, forwardingTheLast: true)
+    }
+
+    /// `take(while:)`, and with `forwardingTheLast`, `take(until:)`: forwards
+    /// values while `shouldContinue` holds and completes at the first value
+    /// that fails it, forwarding that value first if `forwardingTheLast`
+    /// (each value is then forwarded before `shouldContinue` sees it).
+    @inlinable
+    func takeWhile(_ shouldContinue: @escaping (Value) -> Bool, forwardingTheLast: Bool) -> Signal<Value, Error> {
         liftCore { downstream in
             var isTaking = true
             return { event in
@@ -86,11 +110,12 @@ extension Signal {
                     return
                 }
                 guard isTaking else { return }
-                if shouldContinue(value) {
-                    downstream.deliverHeld(event)
-                } else {
+                if forwardingTheLast { downstream.deliverHeld(event) }
+                if !shouldContinue(value) {
                     isTaking = false
                     downstream.deliverHeld(.completed)
+                } else if !forwardingTheLast {
+                    downstream.deliverHeld(event)
                 }
             }
         }

@@ -38,13 +38,16 @@ public final class QueueScheduler: DateScheduler {
     /// A scheduler on a new serial queue.
     ///
     /// - Parameters:
-    ///   - qos: The queue's quality of service.
+    ///   - qos: The queue's quality of service. The default, `.unspecified`
+    ///     (as in ReactiveSwift 7.2), gives the queue none of its own, so each
+    ///     action runs at the QoS of the code that scheduled it (or of
+    ///     `targetQueue`).
     ///   - name: The queue's label, in reverse-DNS form.
     ///   - targetQueue: The queue the new queue targets, if any. Even if it is
     ///     concurrent, this scheduler's actions stay serial with respect to
     ///     each other.
     public convenience init(
-        qos: DispatchQoS = .default,
+        qos: DispatchQoS = .unspecified,
         name: String = "org.flare.QueueScheduler",
         targeting targetQueue: DispatchQueue? = nil
     ) {

@@ -86,28 +86,35 @@ extension DateScheduler {
     }
 
     /// Suspends the current task for `interval`, as measured by this
-    /// scheduler, without blocking the scheduler.
+    /// scheduler, without blocking the scheduler. A zero interval returns at
+    /// once.
     ///
     /// Cancelling the task ends the sleep at once, cancels the scheduled
     /// wake-up and throws `CancellationError`; so does calling it from an
     /// already-cancelled task.
     ///
+    /// Runs on the caller's actor (`nonisolated(nonsending)`): a task on the
+    /// main actor schedules its wake-up and resumes from it without leaving
+    /// the main actor. With a `TestScheduler`, the sleep ends when the clock
+    /// is advanced to its date; from a task, advance with the async
+    /// `advance` overloads, which let the sleeping task schedule its wake-up
+    /// first.
+    ///
     /// - Precondition: `interval` and `leeway` are not negative.
-    public func sleep(for interval: DispatchTimeInterval, leeway: DispatchTimeInterval = .seconds(0)) async throws {
+    nonisolated(nonsending) public func sleep(for interval: DispatchTimeInterval, leeway: DispatchTimeInterval = .seconds(0)) async throws {
         precondition(interval.timeInterval >= 0, "sleep(for:) needs a non-negative interval")
         precondition(leeway.timeInterval >= 0, "sleep(for:) needs a non-negative leeway")
         try await sleep(untilDate: currentDate.addingTimeInterval(interval))
     }
 
     /// Suspends the current task until this scheduler reaches `deadline`,
-    /// without blocking the scheduler. Cancellation behaves as in
-    /// `sleep(for:leeway:)`.
+    /// without blocking the scheduler. A deadline already reached
+    /// (`deadline <= currentDate`) returns at once; ReactiveSwift traps there
+    /// instead. Cancellation behaves as in `sleep(for:leeway:)`.
     ///
-    /// - Precondition: `deadline` is after `currentDate`; `leeway` is not
-    ///   negative.
-    public func sleep(until deadline: Date, leeway: DispatchTimeInterval = .seconds(0)) async throws {
+    /// - Precondition: `leeway` is not negative.
+    nonisolated(nonsending) public func sleep(until deadline: Date, leeway: DispatchTimeInterval = .seconds(0)) async throws {
         precondition(leeway.timeInterval >= 0, "sleep(until:) needs a non-negative leeway")
-        precondition(deadline > currentDate, "sleep(until:) needs a deadline in the future")
         try await sleep(untilDate: deadline)
     }
 
@@ -132,11 +139,18 @@ extension DateScheduler {
         return AsyncStream(unfolding: { await ticks.next() }, onCancel: { ticks.finish() })
     }
 
-    private func sleep(untilDate date: Date) async throws {
+    /// Sleeps until `date`; returns at once if this scheduler has reached it.
+    ///
+    /// Runs on `isolation`, the caller's actor, throughout: the operation
+    /// closure names `isolation`, which isolates it to that actor too (a
+    /// closure that does not would run on the global executor), so a task
+    /// on the main actor schedules its wake-up before it first suspends.
+    private func sleep(untilDate date: Date, isolation: isolated (any Actor)? = #isolation) async throws {
         try Task.checkCancellation()
+        guard date > currentDate else { return }
         let wakeUp = WakeUp()
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+            try await withCheckedThrowingContinuation(isolation: isolation) { (continuation: CheckedContinuation<Void, Error>) in
                 guard wakeUp.arm(continuation) else { return }
                 wakeUp.hold(self.schedule(after: date) { wakeUp.fire(throwing: nil) })
             }

@@ -13,6 +13,15 @@ import Synchronization
 /// previous due date, so advancing across several intervals runs it once per
 /// interval.
 ///
+/// Tasks that sleep on the scheduler or iterate its `timer` (see
+/// `DateScheduler`) are driven with the `@MainActor` async overloads of
+/// `advance`, `advance(by:)`, `advance(to:)` and `run()`, which an async
+/// caller gets by writing `await scheduler.advance(by:)`: they let pending
+/// tasks run before the clock moves and after each action. In an async
+/// context, Swift resolves `scheduler.advance(...)` to those overloads; the
+/// synchronous ones are reached from synchronous code (a synchronous helper
+/// function or closure), as in ReactiveSwift.
+///
 /// Thread-safety: every method may be called from any thread. The queue and
 /// the clock are guarded by a mutex, and actions run outside it, so an action
 /// may schedule, dispose, advance or rewind on the same scheduler.
@@ -167,7 +176,7 @@ public final class TestScheduler: DateScheduler {
     ///
     /// - Precondition: `interval` is not negative.
     public func advance(by interval: TimeInterval) {
-        precondition(interval >= 0, "TestScheduler cannot advance by a negative interval; use rewind(by:)")
+        precondition(interval >= 0, "TestScheduler.advance(by:) needs a non-negative interval, got \(interval) s; use rewind(by:)")
         advance(to: currentDate.addingTimeInterval(interval))
     }
 
@@ -177,14 +186,9 @@ public final class TestScheduler: DateScheduler {
     ///
     /// - Precondition: `newDate` is not before `currentDate`.
     public func advance(to newDate: Date) {
-        precondition(newDate >= currentDate, "TestScheduler cannot advance into the past; use rewind(by:)")
+        precondition(newDate >= currentDate, "TestScheduler.advance(to:) needs a date not before \(currentDate), got \(newDate); use rewind(by:)")
         while let entry = nextDue(by: newDate) {
-            // A disposal that won the race after the entry left the queue.
-            if entry.isDisposed { continue }
-            entry.action()
-            if let interval = entry.interval, !entry.isDisposed {
-                enqueue(entry, after: interval)
-            }
+            run(entry)
         }
     }
 
@@ -240,10 +244,120 @@ public final class TestScheduler: DateScheduler {
         }
     }
 
+    /// Runs an entry `nextDue` took off the queue, and requeues it if it
+    /// repeats.
+    private func run(_ entry: Entry) {
+        // A disposal that won the race after the entry left the queue.
+        if entry.isDisposed { return }
+        entry.action()
+        if let interval = entry.interval, !entry.isDisposed {
+            enqueue(entry, after: interval)
+        }
+    }
+
     private func remove(_ entry: Entry) {
         state.withLock { s in
             let i = s.index { $0.precedes(entry) }
             if i < s.queue.count, s.queue[i] === entry { s.queue.remove(at: i) }
+        }
+    }
+}
+
+// MARK: - Async advancing
+
+extension TestScheduler {
+    /// Advances the clock by one nanosecond, as `advance()` does, letting
+    /// pending tasks run first and after each action; see `advance(to:)`.
+    @MainActor
+    public func advance() async {
+        await advance(to: currentDate.addingTimeInterval(0.000_000_001))
+    }
+
+    /// Advances the clock by `interval`, as `advance(by:)` does, letting
+    /// pending tasks run first and after each action; see `advance(to:)`.
+    ///
+    /// - Precondition: `interval` is not negative.
+    @MainActor
+    public func advance(by interval: DispatchTimeInterval) async {
+        await advance(by: interval.timeInterval)
+    }
+
+    /// Advances the clock by `interval` seconds, as `advance(by:)` does,
+    /// letting pending tasks run first and after each action; see
+    /// `advance(to:)`.
+    ///
+    /// - Precondition: `interval` is not negative.
+    @MainActor
+    public func advance(by interval: TimeInterval) async {
+        precondition(interval >= 0, "TestScheduler.advance(by:) needs a non-negative interval, got \(interval) s; use rewind(by:)")
+        await advance(to: currentDate.addingTimeInterval(interval))
+    }
+
+    /// Advances the clock to `newDate`, running every action due by then, in
+    /// order, as `advance(to:)` does; but before the first action, after
+    /// each one, and before returning, it suspends so that tasks that are
+    /// ready to run get to run.
+    ///
+    /// This is what makes the scheduler usable from Swift concurrency: a task
+    /// about to call `sleep(for:)`, `sleep(until:)` or `timer(interval:)`
+    /// gets to schedule its wake-up before the clock moves, and a task that
+    /// an action wakes (a sleep that ends, a timer tick) gets to run, and to
+    /// schedule more, before the next action and before this returns. From
+    /// a synchronous context the synchronous `advance(to:)` is chosen; from
+    /// an asynchronous one, this.
+    ///
+    /// Which tasks get to run: this is a best effort, as in ReactiveSwift,
+    /// not a guarantee; nothing tells the scheduler that a task has finished
+    /// what it was doing.
+    /// - Tasks isolated to the main actor (a `Task { }` created in a
+    ///   `@MainActor` test, for instance) that sleep on the scheduler are the
+    ///   reliable case: `sleep(for:)` and `sleep(until:)` run on their
+    ///   caller's actor (they are `nonisolated(nonsending)`), so such a task
+    ///   schedules its wake-up, and resumes from it, without leaving the main
+    ///   actor, and each suspension here yields the main actor ten times,
+    ///   letting its queued jobs run first.
+    /// - Other tasks, and tasks iterating `timer(interval:)` (an
+    ///   `AsyncStream`, whose iteration hops to the global executor): each of
+    ///   the ten rounds also waits for a background-priority task that only
+    ///   yields, which gives jobs queued on the global executor their turn,
+    ///   but a thread the system has descheduled may not have finished.
+    ///
+    /// A task blocked on anything else (I/O, a lock, another actor) is not
+    /// waited for. Actions run on the main actor.
+    ///
+    /// Cost: ten main-actor yields and ten short-lived tasks before the first
+    /// action and after each one.
+    ///
+    /// - Precondition: `newDate` is not before `currentDate`.
+    @MainActor
+    public func advance(to newDate: Date) async {
+        precondition(newDate >= currentDate, "TestScheduler.advance(to:) needs a date not before \(currentDate), got \(newDate); use rewind(by:)")
+        await Self.letReadyTasksRun()
+        while let entry = nextDue(by: newDate) {
+            run(entry)
+            await Self.letReadyTasksRun()
+        }
+    }
+
+    /// Runs every queued action, and those they and the tasks they wake
+    /// queue, advancing the clock to `Date.distantFuture`, as `run()` does,
+    /// letting pending tasks run first and after each action; see
+    /// `advance(to:)`.
+    @MainActor
+    public func run() async {
+        await advance(to: .distantFuture)
+    }
+
+    /// Suspends the caller, on the main actor, while tasks that are ready
+    /// to run go first. Each of ten rounds yields the main actor, which runs
+    /// the main-actor jobs already queued (first in, first out), then waits
+    /// for a background-priority task that only yields, which gives the
+    /// global executor's queued jobs their turn.
+    @MainActor
+    private static func letReadyTasksRun() async {
+        for _ in 0..<10 {
+            await Task.yield()
+            await Task.detached(priority: .background) { await Task.yield() }.value
         }
     }
 }

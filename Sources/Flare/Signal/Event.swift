@@ -71,6 +71,8 @@ extension Signal.Event: Equatable where Value: Equatable, Error: Equatable {}
 extension Signal.Event: Hashable where Value: Hashable, Error: Hashable {}
 
 extension Signal.Event: CustomStringConvertible {
+    /// The event as ReactiveSwift prints it: `VALUE 3`, `FAILED <error>`,
+    /// `COMPLETED`, `INTERRUPTED`.
     public var description: String {
         switch self {
         case let .value(value): return "VALUE \(value)"

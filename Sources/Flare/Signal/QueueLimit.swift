@@ -58,5 +58,6 @@ public struct QueueLimit: Sendable, Hashable, CustomStringConvertible {
     /// Whether senders never wait.
     public var isUnbounded: Bool { events == 0 }
 
+    /// "unbounded", or the limit in events ("2048 events").
     public var description: String { isUnbounded ? "unbounded" : "\(events) events" }
 }

@@ -120,43 +120,43 @@ extension Signal {
     }
 
     /// Attaches a closure that receives values and failures as `Result`s.
+    ///
+    /// Costs what `observe(_:)` costs: the closure is called directly, not
+    /// through a wrapper.
     @inlinable
     @discardableResult
     public func observeResult(_ action: @escaping (Result<Value, Error>) -> Void) -> Disposable? {
-        observe(Observer { event in
-            switch event {
-            case let .value(value): action(.success(value))
-            case let .failed(error): action(.failure(error))
-            case .completed, .interrupted: break
-            }
-        })
+        observe(Observer(handler: .result(action)))
     }
 
     /// Attaches a closure called when the signal completes.
     @inlinable
     @discardableResult
     public func observeCompleted(_ action: @escaping () -> Void) -> Disposable? {
-        observe(Observer { if case .completed = $0 { action() } })
+        observe(Observer(handler: .completed(action)))
     }
 
     /// Attaches a closure called when the signal fails.
     @inlinable
     @discardableResult
     public func observeFailed(_ action: @escaping (Error) -> Void) -> Disposable? {
-        observe(Observer { if case let .failed(error) = $0 { action(error) } })
+        observe(Observer(handler: .failed(action)))
     }
 
     /// Attaches a closure called when the signal is interrupted.
     @inlinable
     @discardableResult
     public func observeInterrupted(_ action: @escaping () -> Void) -> Disposable? {
-        observe(Observer { if case .interrupted = $0 { action() } })
+        observe(Observer(handler: .interrupted(action)))
     }
 
     /// Attaches a closure that receives every value.
+    ///
+    /// Costs what `observe(_:)` costs: one allocation for the observer, and
+    /// per value one direct call of `action`, with no wrapper in between.
     @inlinable
     @discardableResult
     public func observeValues(_ action: @escaping (Value) -> Void) -> Disposable? {
-        observe(Observer { if case let .value(value) = $0 { action(value) } })
+        observe(Observer(handler: .value(action)))
     }
 }

@@ -344,16 +344,16 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     @inline(__always)
     static func deliver(_ event: Event, raw: UnsafeMutablePointer<flare_core>, core: SignalCore) -> Bool {
         flare_core_splice(raw)
-        guard case .value = event else { return core.deliverTerminal(event) }
-        deliverSpliced(value: event, raw: raw)
+        guard case let .value(value) = event else { return core.deliverTerminal(event) }
+        deliverSpliced(value: value, raw: raw)
         return false
     }
 
-    /// Delivers `event`, a value, to the observers in the private array; the
+    /// Delivers `value` to the observers in the private array; the
     /// caller holds the serial word and has spliced the additions.
     @inlinable
     @inline(__always)
-    static func deliverSpliced(value event: Event, raw: UnsafeMutablePointer<flare_core>) {
+    static func deliverSpliced(value: Value, raw: UnsafeMutablePointer<flare_core>) {
         let count = raw.pointee.count
         guard count != 0 else { return }
         let items = raw.pointee.items.unsafelyUnwrapped
@@ -362,13 +362,13 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
         if count == 1 {
             let entry = items[0].unsafelyUnwrapped
             if _fastPath(flare_entry_is_active(entry)) {
-                Unmanaged<Observer>.fromOpaque(flare_entry_ctx(entry).unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.action(event) }
+                Unmanaged<Observer>.fromOpaque(flare_entry_ctx(entry).unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.send(value: value) }
             } else {
                 flare_core_note_dead(raw, 1)
             }
             return
         }
-        deliverLoop(value: event, raw: raw, count: count, items: items)
+        deliverLoop(value: value, raw: raw, count: count, items: items)
     }
 
     /// `deliverSpliced` for two observers or more: out of line, so that the
@@ -376,7 +376,7 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     @inlinable
     @inline(never)
     static func deliverLoop(
-        value event: Event, raw: UnsafeMutablePointer<flare_core>,
+        value: Value, raw: UnsafeMutablePointer<flare_core>,
         count: Int, items: UnsafeMutablePointer<UnsafeMutablePointer<flare_entry>?>
     ) {
         var dead = 0
@@ -384,7 +384,7 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
         while i < count {
             let entry = items[i].unsafelyUnwrapped
             if flare_entry_is_active(entry) {
-                Unmanaged<Observer>.fromOpaque(flare_entry_ctx(entry).unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.action(event) }
+                Unmanaged<Observer>.fromOpaque(flare_entry_ctx(entry).unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.send(value: value) }
             } else {
                 dead &+= 1
             }
@@ -410,7 +410,7 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
                 let entry = items[i]!
                 if flare_entry_claim(entry, UInt32(FLARE_ENTRY_DONE)) {
                     let observer = Unmanaged<Observer>.fromOpaque(flare_entry_ctx(entry))
-                    observer._withUnsafeGuaranteedRef { $0.action(event) }
+                    observer._withUnsafeGuaranteedRef { $0.send(event) }
                     observer.release()
                 }
             }
@@ -421,7 +421,7 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
                 let next = late.pointee.add_next
                 if flare_entry_claim(late, UInt32(FLARE_ENTRY_DONE)) {
                     let observer = Unmanaged<Observer>.fromOpaque(flare_entry_ctx(late))
-                    observer._withUnsafeGuaranteedRef { $0.action(.interrupted) }
+                    observer._withUnsafeGuaranteedRef { $0.sendInterrupted() }
                     observer.release()
                 }
                 flare_entry_unref(late)
@@ -459,7 +459,7 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
         // to the entry until it goes.
         withExtendedLifetime(handle) {
             if flare_entry_claim(entry, UInt32(FLARE_ENTRY_DONE)) {
-                observer.action(.interrupted)
+                observer.sendInterrupted()
                 releaseObserverContext(flare_entry_ctx(entry))
             }
         }
@@ -540,7 +540,7 @@ struct HeldCore<Value, Error: Swift.Error> {
     @inline(__always)
     func deliverHeld(value: Value) {
         flare_core_splice(raw)
-        SignalCore<Value, Error>.deliverSpliced(value: .value(value), raw: raw)
+        SignalCore<Value, Error>.deliverSpliced(value: value, raw: raw)
     }
 
     /// `deliverHeld` for the rarer events, kept out of the links' value path.

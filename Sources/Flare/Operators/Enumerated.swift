@@ -1,0 +1,17 @@
+extension Signal {
+    /// Sends each value with its position: `(offset: 0, element: first)`,
+    /// `(offset: 1, element: second)`, … as `Sequence.enumerated()` does.
+    ///
+    /// The count is per observation of this signal's delivery, starting at
+    /// 0 when the derived signal is made. Terminal events pass through
+    /// unchanged. With `scan`, it is ReactiveObjC's
+    /// `scanWithStart:reduceWithIndex:`:
+    /// `signal.enumerated().scan(start) { result, pair in … }`.
+    @inlinable
+    public func enumerated() -> Signal<(offset: Int, element: Value), Error> {
+        scanMap(into: 0) { offset, value in
+            defer { offset &+= 1 }
+            return (offset: offset, element: value)
+        }
+    }
+}

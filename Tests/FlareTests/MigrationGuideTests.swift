@@ -1,0 +1,119 @@
+import Flare
+import Testing
+
+/// docs/Migrating.md's code, compiled and run: each `swift` block of the
+/// guide stands here verbatim (Tests/check-guide-snippets.sh checks that),
+/// between the set-up it assumes and the expectations it must meet.
+@Suite("docs/Migrating.md: every snippet compiles and does what the guide says")
+struct MigrationGuideTests {
+    struct TemperatureError: Swift.Error {}
+
+    @Test("from ReactiveObjC: subject, subscription, compound disposable")
+    func reactiveObjCTypes() {
+        let log = Recorder<String>()
+        // RACSubject → pipe; subscribeNext:error:completed: → observe; RACDisposable → Disposable
+        let (temperatures, input) = Signal<Double, TemperatureError>.pipe()
+        let subscription = temperatures.observe(Signal.Observer(
+            value: { log.append("now \($0)") },
+            failed: { log.append("failed \($0)") },
+            completed: { log.append("done") }
+        ))
+        input.send(value: 21.5)                        // [subject sendNext:@21.5]
+        let cleanup = CompositeDisposable()            // RACCompoundDisposable
+        cleanup += subscription
+        cleanup += AnyDisposable { log.append("cleaned up") }   // disposableWithBlock:
+        cleanup.dispose()
+        input.send(value: 22)                          // no longer observed
+
+        #expect(log.items == ["now 21.5", "cleaned up"])
+    }
+
+    @Test("from ReactiveObjC: the RACStream operators")
+    func reactiveObjCOperators() {
+        let (words, wordInput) = Signal<String, Never>.pipe()
+        let (numbers, numberInput) = Signal<Int, Never>.pipe()
+        let (pairs, pairInput) = Signal<(Int, Int), Never>.pipe()
+        // RACStream operators, one line each
+        let names = words.map { $0.uppercased() }                     // map:
+        let zeros = words.map(value: 0)                                // mapReplace:
+        let long = words.filter { $0.count > 3 }                       // filter:
+        let real = words.ignore("")                                    // ignore:
+        let sums = pairs.map { a, b in a + b }                         // reduceEach:
+        let rest = words.skip(first: 1)                                // skip:
+        let firstTwo = words.take(first: 2)                            // take:
+        let untilStop = words.take(while: { !($0 == "stop") })         // takeUntilBlock:
+        let afterGo = words.skip(while: { !($0 == "go") })             // skipUntilBlock:
+        let changes = words.skipRepeats()                              // distinctUntilChanged
+        let total = numbers.scan(0, +)                                 // scanWithStart:reduce:
+        let weighted = numbers.enumerated().scan(0) { sum, pair in sum + pair.offset * pair.element }  // …reduceWithIndex:
+        let deltas = numbers.combinePrevious(0).map { previous, current in current - previous }     // combinePreviousWithStart:reduce:
+        let zipped = words.zip(with: numbers).map { "\($0)\($1)" }     // zip:reduce:
+        let joined = words.combineLatest(with: numbers).map { "\($0)=\($1)" }  // combineLatest:reduce:
+        let everything = Signal.merge(words, names)                     // merge:
+
+        func record<V>(_ signal: Signal<V, Never>) -> Recorder<String> {
+            let log = Recorder<String>()
+            signal.observeValues { log.append("\($0)") }
+            return log
+        }
+        let logs = [record(names), record(zeros), record(long), record(real), record(sums), record(rest),
+                    record(firstTwo), record(untilStop), record(afterGo), record(changes), record(total),
+                    record(weighted), record(deltas), record(zipped), record(joined), record(everything)]
+        for word in ["go", "go", "", "stop", "flare"] { wordInput.send(value: word) }
+        for number in [1, 4, 10] { numberInput.send(value: number) }
+        pairInput.send(value: (2, 3))
+        #expect(logs.map(\.items) == [
+            ["GO", "GO", "", "STOP", "FLARE"],        // map
+            ["0", "0", "0", "0", "0"],                // map(value:)
+            ["stop", "flare"],                        // filter
+            ["go", "go", "stop", "flare"],            // ignore
+            ["5"],                                    // reduceEach
+            ["go", "", "stop", "flare"],              // skip(first:)
+            ["go", "go"],                             // take(first:)
+            ["go", "go", ""],                         // takeUntilBlock
+            ["go", "go", "", "stop", "flare"],        // skipUntilBlock
+            ["go", "", "stop", "flare"],              // skipRepeats
+            ["1", "5", "15"],                         // scan
+            ["0", "4", "24"],                         // enumerated().scan
+            ["1", "3", "6"],                          // combinePrevious(0).map
+            ["go1", "go4", "10"],                     // zip
+            ["flare=1", "flare=4", "flare=10"],       // combineLatest
+            ["GO", "go", "GO", "go", "", "", "STOP", "stop", "FLARE", "flare"],  // merge: names first, it observed words first
+        ])
+    }
+
+    @Test("from RxSwift: subject, operators, dispose bag")
+    func rxSwift() {
+        let log = Recorder<String>()
+        // RxSwift: PublishSubject → pipe, DisposeBag → CompositeDisposable
+        let (clicks, clickInput) = Signal<Int, Never>.pipe()
+        let bag = CompositeDisposable()
+        bag += clicks
+            .skipRepeats()                                  // distinctUntilChanged
+            .take(first: 3)                                 // take(3)
+            .observeValues { log.append("click \($0)") }    // subscribe(onNext:)
+        for x in [1, 1, 2, 3, 4] { clickInput.send(value: x) }
+        bag.dispose()
+
+        #expect(log.items == ["click 1", "click 2", "click 3"])
+    }
+
+    @Test("from Combine: subject, sink, cancellable released")
+    func combine() {
+        let log = Recorder<String>()
+        // Combine: PassthroughSubject → pipe, sink → observeValues, AnyCancellable → ScopedDisposable
+        let (queries, queryInput) = Signal<String, Never>.pipe()
+        var cancellable: ScopedDisposable<AnyDisposable>? = ScopedDisposable(
+            queries
+                .skipRepeats()                              // removeDuplicates()
+                .observeValues { log.append("search \($0)") } ?? AnyDisposable()
+        )
+        queryInput.send(value: "flare")
+        queryInput.send(value: "flare")
+        withExtendedLifetime(cancellable) {}
+        cancellable = nil                                   // released: disposed, like AnyCancellable
+        queryInput.send(value: "ignored")
+
+        #expect(log.items == ["search flare"])
+    }
+}
