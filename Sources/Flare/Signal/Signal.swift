@@ -46,10 +46,12 @@ public final class Signal<Value, Error: Swift.Error> {
     /// signal terminates; attach to it whatever the generator must release
     /// then. If the observer is released, the signal is interrupted.
     ///
-    /// - Parameter queueLimit: How many values sent from other threads may
-    ///   wait behind a delivery in progress before such a sender waits for
-    ///   the delivering thread (contract 9). Sends from inside the signal's
-    ///   own delivery and terminal events never wait.
+    /// - Parameters:
+    ///   - queueLimit: How many values sent from other threads may wait
+    ///     behind a delivery in progress before such a sender waits for the
+    ///     delivering thread (contract 9). Sends from inside the signal's
+    ///     own delivery and terminal events never wait.
+    ///   - generator: Called at once with the signal's input and lifetime.
     public convenience init(queueLimit: QueueLimit = .default, _ generator: (Observer, Lifetime) -> Void) {
         let core = SignalCore<Value, Error>(queueLimit: queueLimit)
         self.init(core: core)
