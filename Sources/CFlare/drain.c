@@ -65,12 +65,18 @@ flare_node *flare_serial_take(flare_serial *s) {
 flare_node *flare_serial_close(flare_serial *s) {
     AO_store(&s->owner, 0);
     AO_t top = exchange(s, FLARE_SERIAL_CLOSED);
-    /* Release every waiting sender. Changing `freed` (we are its last
-     * writer: the word is closed, nobody holds it again) after closing the
-     * word means that a sender that reads the new value (acquire) also finds
-     * the word closed, and that a parker that read the old value returns
-     * from the futex instead of sleeping; then the same handshake as for any
-     * returned slot wakes the parked ones. */
+    /* Release every waiting sender. First the limit drops to 0, which
+     * admits no ticket still waiting (it needs t - freed < 0, and a waiting
+     * t is at least `freed` + 1 even after the step below): a sender let in
+     * now would make a counted node beside those still queued, which our
+     * caller has yet to drop. Then `freed` moves one step forward (we are
+     * its last writer: nobody holds the word again), released: a sender
+     * that reads the new value (acquire) also sees the word closed and the
+     * limit 0, and a parker that read an older value returns from the futex
+     * instead of sleeping, since `freed` only ever moves forward (no value
+     * comes back); then the same handshake as for a returned slot wakes the
+     * parked ones. */
+    AO_int_store(&s->limit, 0);
     flare_serial_return_slots(s, 1);
     return top > FLARE_SERIAL_CLOSED ? reverse((flare_node *)top) : NULL;
 }
@@ -125,7 +131,7 @@ void flare_serial_wake(flare_serial *s) {
  * reads the changed value with acquire also sees the word closed). */
 static inline flare_reserve_result admission(flare_serial *s, unsigned int ticket, unsigned int *freed) {
     *freed = AO_int_load_acquire(&s->freed);
-    if (flare_serial_admits(ticket, *freed, s->limit)) return FLARE_RESERVE_COUNTED;
+    if (flare_serial_admits(ticket, *freed, AO_int_load(&s->limit))) return FLARE_RESERVE_COUNTED;
     if (AO_load(&s->word) == FLARE_SERIAL_CLOSED) return FLARE_RESERVE_CLOSED;
     return FLARE_RESERVE_UNCOUNTED; /* not yet */
 }

@@ -109,7 +109,7 @@ static flare_node *make_node(client_signal *s, client_event ev, AO_t kind) {
     if (kind == FLARE_NODE_COUNTED) {
         /* The limit's invariant, checked at every admission. */
         AO_t live = AO_fetch_and_add_full(&s->counted_live, 1) + 1;
-        CLIENT_REQUIRE(live <= s->serial->limit);
+        CLIENT_REQUIRE(live <= s->limit);
         AO_t peak = AO_load(&s->counted_peak);
         while (live > peak && AO_fetch_compare_and_swap_full(&s->counted_peak, peak, live) != peak)
             peak = AO_load(&s->counted_peak);
@@ -136,6 +136,7 @@ void client_signal_init_root(client_signal *s) { client_signal_init_root_limited
 void client_signal_init_root_limited(client_signal *s, unsigned int limit) {
     flare_serial_init(&s->own_serial);
     flare_serial_set_limit(&s->own_serial, limit);
+    s->limit = limit;
     s->serial = &s->own_serial;
     flare_core_init(&s->core, s->serial);
     s->is_root = true;

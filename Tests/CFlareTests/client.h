@@ -67,6 +67,8 @@ typedef struct client_signal {
      * peak: the queue limit's invariant is peak <= limit (contract 9). */
     volatile AO_t counted_live;
     volatile AO_t counted_peak;
+    /** The limit it was made with (the core drops its own to 0 on close). */
+    unsigned int limit;
 } client_signal;
 
 /** What `observe` returns: Swift's `Observation` disposable. */

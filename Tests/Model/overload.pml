@@ -12,7 +12,8 @@
  *   - the holder of the word returns a slot after taking each counted node
  *     (return batch 1, the limit's smallest groups) and after acquiring the
  *     word with a counted node of its own, then wakes every parked sender if
- *     `parked` is not 0; closing changes `freed` and wakes them too;
+ *     `parked` is not 0; closing drops the limit to 0, then moves `freed`
+ *     forward and wakes them too, before the queued nodes are dropped;
  *   - a send from the holder (the observer's reentrant send) and a terminal
  *     event never take a ticket.
  *
@@ -51,6 +52,12 @@
 #ifndef POLLS
 #define POLLS 1
 #endif
+/* CLOSE_ADMITS: closing moves `freed` forward without first dropping the
+ * limit to 0 (a waiter is then let in beside the counted nodes still
+ * queued: the bound breaks). The real close drops the limit first. */
+#ifndef CLOSE_ADMITS
+#define CLOSE_ADMITS 0
+#endif
 
 #define IDLE 0
 #define BUSY 1
@@ -66,6 +73,7 @@ byte word = IDLE;          /* IDLE, BUSY or CLOSED; `stk` holds the stack */
 byte owner = 255;          /* thread holding the word, 255: none */
 byte stk[MAXN];
 byte stkn = 0;
+byte lim = LIMIT;          /* the serial word's `limit`; 0 once closed */
 byte tickets = 0;
 byte freed = 0;
 byte parked = 0;
@@ -97,7 +105,7 @@ inline reserve() {
         atomic { t_ticket = tickets; tickets++ };
         polls = 0;
         do
-        :: (t_ticket - freed) < LIMIT -> counted = true; break  /* admitted (signed: freed may be past it) */
+        :: lim != 0 && (t_ticket - freed) < lim -> counted = true; break  /* admitted (signed: freed may be past it) */
         :: else ->
             if
             :: word == CLOSED -> gone = true; break               /* released by the close */
@@ -110,7 +118,7 @@ inline reserve() {
                 parked++;
                 seen = freed;
                 if
-                :: (t_ticket - seen) < LIMIT || word == CLOSED -> skip
+                :: (lim != 0 && (t_ticket - seen) < lim) || word == CLOSED -> skip
                 :: else ->
                     atomic {
                         if
@@ -148,11 +156,15 @@ inline observe(n) {
          * would wait for itself: an invalid end state); the push finds the
          * word busy (we hold it) and queues. */
         reserve();
+        if
+        :: counted -> atomic { counted_live++; assert(counted_live <= LIMIT) }
+        :: else -> skip
+        fi;
         atomic {
             assert(word == BUSY);
             assert(stkn < MAXN);
             if
-            :: counted -> stk[stkn] = 2 * 16 | COUNTED_BIT; counted_live++; assert(counted_live <= LIMIT)
+            :: counted -> stk[stkn] = 2 * 16 | COUNTED_BIT
             :: else -> stk[stkn] = 2 * 16
             fi;
             stkn++
@@ -171,19 +183,23 @@ inline hold_and_drain(n) {
         /* finishRootTermination: close (exchange → CLOSED), drop the rest,
          * then return a slot's worth of change to `freed` and wake. */
         atomic {
+            /* the exchange: the queued nodes are ours, not yet dropped */
             word = CLOSED; owner = 255;
             hj = 0;
             do
-            :: hj < stkn ->
-                if
-                :: stk[hj] & COUNTED_BIT -> counted_live--
-                :: else -> skip
-                fi;
-                stk[hj] = 0; hj++
+            :: hj < stkn -> assert(nb < MAXN); batch[nb] = stk[hj]; stk[hj] = 0; nb++; hj++
             :: else -> break
             od;
             stkn = 0
         };
+        /* then the limit drops to 0 (admitting nobody), `freed` moves
+         * forward, and parked senders are woken, before the dropped nodes
+         * are freed */
+        if
+        :: !CLOSE_ADMITS -> lim = 0
+        :: else -> skip
+        fi;
+        return_slot();
         /* the batch already taken: dropped as well */
         do
         :: bi < nb ->
@@ -196,7 +212,6 @@ inline hold_and_drain(n) {
             }
         :: else -> break
         od;
-        return_slot();
         break
     :: !t && bi < nb ->
         atomic { n = batch[bi]; batch[bi] = 0; bi++ };
@@ -267,6 +282,11 @@ proctype Sender(byte me; byte nvals; bool terminal) {
             fi
         :: else -> skip
         fi;
+        /* makeNode: a counted node exists from here on */
+        if
+        :: counted -> atomic { counted_live++; assert(counted_live <= LIMIT) }
+        :: else -> skip
+        fi;
         /* flare_serial_push(acquire_if_idle = true) */
         atomic {
             if
@@ -275,7 +295,7 @@ proctype Sender(byte me; byte nvals; bool terminal) {
             :: else ->
                 assert(stkn < MAXN);
                 if
-                :: counted -> stk[stkn] = n | COUNTED_BIT; counted_live++; assert(counted_live <= LIMIT)
+                :: counted -> stk[stkn] = n | COUNTED_BIT
                 :: else -> stk[stkn] = n
                 fi;
                 stkn++; r = 0
@@ -285,10 +305,11 @@ proctype Sender(byte me; byte nvals; bool terminal) {
         :: r == 1 ->
             owner = me;
             if
-            :: counted -> return_slot()     /* the slot of a node never queued */
+            :: counted -> counted_live--; return_slot()   /* takeEvent, and the slot back */
             :: else -> skip
             fi;
             hold_and_drain(n)
+        :: r == 3 && counted -> counted_live--                       /* destroyEvent */
         :: else -> skip
         fi;
 next:

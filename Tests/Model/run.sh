@@ -102,6 +102,8 @@ check "limit: reentrant send into a full domain, then completed, limit 1" \
     "$safety" "-m200000" -DLIMIT=1 -DREENTRANT=1 -DTERMINAL=1
 check "limit: park at once (no polls), two senders 3 / 3, limit 1" \
     "$safety" "-m200000" -DLIMIT=1 -DPOLLS=0 -DS0_VALUES=3 -DS1_VALUES=3
+check "limit: two senders 2+completed / 3, limit 1 (closing admits nobody)" \
+    "$safety" "-m200000" -DLIMIT=1 -DTERMINAL=1 -DS0_VALUES=2 -DS1_VALUES=3
 check "limit: two senders 3+completed / 3, reentrant, limit 2" \
     "$safety" "-m200000" -DLIMIT=2 -DTERMINAL=1 -DREENTRANT=1 -DS0_VALUES=3 -DS1_VALUES=3
 check "limit: non-progress cycles (-DNP), two senders 2 / 2, reentrant, limit 1" \

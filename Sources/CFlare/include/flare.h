@@ -122,8 +122,9 @@ typedef struct flare_serial {
     /** Senders parked (or about to park) on `freed`. */
     volatile unsigned int parked;
     /** Events that may be queued behind a delivery, or 0: no limit. Set
-     * before the word is shared, never changed. */
-    unsigned int limit;
+     * before the word is shared; dropped to 0 by `flare_serial_close` (so
+     * that closing admits nobody), before its release store of `freed`. */
+    volatile unsigned int limit;
     /** Accounting for tests (`flare_serial_debug_*`): counted events
      * queued and their peak (written only by debug callers), and the times
      * a sender waited and parked (written by `flare_serial_wait`, on its
@@ -142,7 +143,7 @@ static inline void flare_serial_init(flare_serial *s) {
     AO_int_store(&s->tickets, 0);
     AO_int_store(&s->freed, 0);
     AO_int_store(&s->parked, 0);
-    s->limit = 0;
+    AO_int_store(&s->limit, 0);
     AO_store(&s->debug_queued, 0);
     AO_store(&s->debug_peak, 0);
     AO_store(&s->debug_waits, 0);
@@ -157,7 +158,7 @@ static inline void flare_serial_init(flare_serial *s) {
  * Sets the queue limit (1 … FLARE_SERIAL_MAX_LIMIT events, or 0 for none)
  * of a word not yet shared with another thread.
  */
-static inline void flare_serial_set_limit(flare_serial *s, unsigned int limit) { s->limit = limit; }
+static inline void flare_serial_set_limit(flare_serial *s, unsigned int limit) { AO_int_store(&s->limit, limit); }
 
 /**
  * A word that identifies the calling thread among the live threads, never 0:
@@ -322,7 +323,7 @@ static inline bool flare_serial_held_by_caller(const flare_serial *s) {
  * outstanding: at most `limit` (≤ 2^30) admitted plus one per waiting thread.
  */
 static inline bool flare_serial_admits(unsigned int ticket, unsigned int freed, unsigned int limit) {
-    return (int)(ticket - freed) < (int)limit;
+    return limit != 0 && (int)(ticket - freed) < (int)limit; /* 0: closed, nobody */
 }
 
 /** Slow half of `flare_serial_reserve`: waits for ticket `ticket`. */
@@ -339,10 +340,12 @@ flare_reserve_result flare_serial_wait(flare_serial *s, unsigned int ticket);
  * slots were returned were freed before this sender allocates its own.
  */
 static inline flare_reserve_result flare_serial_reserve(flare_serial *s) {
-    unsigned int limit = s->limit;
-    if (limit == 0 || flare_serial_held_by_caller(s)) return FLARE_RESERVE_UNCOUNTED;
+    if (AO_int_load(&s->limit) == 0 || flare_serial_held_by_caller(s)) return FLARE_RESERVE_UNCOUNTED;
     unsigned int ticket = AO_int_fetch_and_add(&s->tickets, 1);
-    if (flare_serial_admits(ticket, AO_int_load_acquire(&s->freed), limit)) return FLARE_RESERVE_COUNTED;
+    unsigned int freed = AO_int_load_acquire(&s->freed);
+    /* The limit again, after `freed`: a close drops it to 0 before it moves
+     * `freed`, so whoever sees the moved `freed` sees 0 here. */
+    if (flare_serial_admits(ticket, freed, AO_int_load(&s->limit))) return FLARE_RESERVE_COUNTED;
     return flare_serial_wait(s, ticket);
 }
 
@@ -374,7 +377,7 @@ static inline void flare_serial_return_slots(flare_serial *s, unsigned int n) {
  * and a waiting sender is admitted while the batch is still being delivered.
  */
 static inline unsigned int flare_serial_return_batch(const flare_serial *s) {
-    unsigned int half = s->limit / 2;
+    unsigned int half = AO_int_load((volatile unsigned int *)&s->limit) / 2;
     return half == 0 ? 1 : half < 32 ? half : 32;
 }
 
