@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 
-let scenarioNames = ["fanout", "chain", "contention", "queued", "combine", "churn", "latency", "scaling", "memory"]
+let scenarioNames = ["fanout", "chain", "contention", "queued", "combine", "churn", "latency", "scaling", "memory", "producer"]
 
 // MARK: Fan-out
 
@@ -783,4 +783,5 @@ func runAll(_ runner: Runner) {
                        entries: allContenders(body) + [Entry(name: limitName) { body.limit(count: $0) }],
                        initialAmount: 10_000, calibrated: false)
     }
+    runProducerScenarios(runner)
 }

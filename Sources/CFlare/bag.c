@@ -54,8 +54,11 @@ flare_entry *flare_entry_new(void *ctx, void *owner) {
 }
 
 void flare_entry_unref(flare_entry *e) {
-    /* Full ordering: every owner's last use of the entry happens before the
-     * free performed by the owner that drops the final reference. */
+    /* A seq_cst RMW, of which acquire and release are used: every write to
+     * the word is an RMW, so each decrement is in the release sequence the
+     * last one reads, and every owner's last use of the entry happens
+     * before the free performed by the owner that drops the final
+     * reference. */
     AO_t old = AO_fetch_and_add_full(&e->word, (AO_t)0 - FLARE_ENTRY_REF);
     if ((old & ~(AO_t)FLARE_ENTRY_FLAGS_MASK) == FLARE_ENTRY_REF) {
         free(e);
@@ -101,7 +104,14 @@ static flare_entry *in_attach_order(AO_t top) {
 }
 
 flare_attach_result flare_core_attach(flare_core *c, flare_entry *e) {
-    AO_t old = AO_load(&c->adds);
+    /* Acquire: finding the stack closed, the caller goes on to call its own
+     * observer (`interrupted`), outside any drain. The close is the
+     * terminating drainer's releasing CAS, made after its last call into an
+     * observer of this signal (flare_core_seal); reading it with acquire
+     * makes every such call happen before ours (contracts 1 and 5
+     * (docs/contracts.md)). A relaxed load here let the caller read what the
+     * last callbacks wrote without any ordering: on arm64 a stale value. */
+    AO_t old = AO_load_acquire(&c->adds);
     for (;;) {
         if (old == FLARE_ADDS_CLOSED) {
             /* Never pushed: the bag's reference is dropped here. */

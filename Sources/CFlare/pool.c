@@ -22,7 +22,17 @@
  * Memory held by the depot is bounded by the peak number of nodes queued at
  * once; it stays reachable
  * (leak checkers see it through the depot) and is reused, never freed.
- * A thread's magazine goes back to the depot when the thread exits.
+ *
+ * A thread's magazines go back to the depot when the thread exits, flushed
+ * by a pthread key's destructor. They live on the heap, behind the key's
+ * value, and the destructor flushes what it is handed: not `_Thread_local`
+ * variables, which on Darwin may already be torn down when key destructors
+ * run. The thread-local pointer `mine` is only a cache of the key's value,
+ * cleared by the destructor. An allocation or free from a destructor that
+ * runs after ours (another library's, or the caller's own) finds the cache
+ * empty and adopts a fresh set of magazines, setting the key again; the
+ * system then runs the destructors another round (up to
+ * PTHREAD_DESTRUCTOR_ITERATIONS, 4 on glibc) and that set is flushed too.
  */
 #include "flare.h"
 
@@ -54,9 +64,13 @@ typedef struct magazine {
     size_t count;
 } magazine;
 
+/* One thread's magazines, one per size class: the value of `exit_key`. */
+typedef struct magazines {
+    magazine by_class[CLASSES];
+} magazines;
+
 static volatile AO_t depot[CLASSES];
-static _Thread_local magazine magazines[CLASSES];
-static _Thread_local bool registered;
+static _Thread_local magazines *mine;
 static pthread_key_t exit_key;
 static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
 
@@ -77,9 +91,12 @@ static void flush(size_t c, magazine *m) {
     m->count = 0;
 }
 
-static void on_thread_exit(void *unused) {
-    (void)unused;
-    for (size_t c = 0; c < CLASSES; c++) flush(c, &magazines[c]);
+/* The key's destructor: `value` is the exiting thread's magazines. */
+static void on_thread_exit(void *value) {
+    magazines *set = value;
+    for (size_t c = 0; c < CLASSES; c++) flush(c, &set->by_class[c]);
+    free(set);
+    mine = NULL;
 }
 
 static void create_key(void) {
@@ -89,12 +106,26 @@ static void create_key(void) {
     }
 }
 
-/* Arranges for this thread's magazines to be flushed when it exits: a key's
- * destructor runs only for threads that set a non-NULL value. */
-static void register_thread(void) {
+/* Gives this thread its magazines, flushed when it exits: a key's
+ * destructor runs for the threads that set a non-NULL value. */
+static magazines *adopt(void) {
     pthread_once(&exit_once, create_key);
-    pthread_setspecific(exit_key, (void *)1);
-    registered = true;
+    magazines *set = calloc(1, sizeof *set);
+    if (!set || pthread_setspecific(exit_key, set) != 0) {
+        fputs("flare: cannot set up a thread's node magazines\n", stderr);
+        abort();
+    }
+    mine = set;
+    return set;
+}
+
+/* This thread's magazine for size class `c`. A thread that takes nodes
+ * must give back what it still holds when it exits, even if it never frees
+ * one (a thread that only sends): allocating adopts magazines too. */
+static inline magazine *local(size_t c) {
+    magazines *set = mine;
+    if (!set) set = adopt();
+    return &set->by_class[c];
 }
 
 static void refill(size_t c, magazine *m) {
@@ -124,13 +155,8 @@ flare_node *flare_node_alloc(size_t size) {
         return p;
     }
     size_t c = (size - 1) / GRAIN;
-    magazine *m = &magazines[c];
-    if (!m->head) {
-        /* A thread that takes nodes must give back what it still holds when
-         * it exits, even if it never frees one (a thread that only sends). */
-        if (!registered) register_thread();
-        refill(c, m);
-    }
+    magazine *m = local(c);
+    if (!m->head) refill(c, m);
     free_node *n = m->head;
     if (n) {
         m->head = n->next;
@@ -148,9 +174,8 @@ void flare_node_free(flare_node *node, size_t size) {
         free(node);
         return;
     }
-    if (!registered) register_thread();
     size_t c = (size - 1) / GRAIN;
-    magazine *m = &magazines[c];
+    magazine *m = local(c);
     free_node *n = (free_node *)node;
     n->next = m->head;
     m->head = n;

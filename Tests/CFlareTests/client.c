@@ -10,13 +10,28 @@
 
 bool client_keep_released = true;
 
-static volatile AO_t observers_created, observers_released, nodes_created, nodes_freed;
-static volatile AO_t sends_queued, disposals_released, disposals_deferred;
+/*
+ * Statistics and released contexts are kept per thread and folded into the
+ * totals when the thread exits. Shared counters bumped with full RMWs would
+ * order every thread's bump after the previous one's, and a shared lock in
+ * `client_observer_release` likewise: happens-before edges between threads
+ * the core itself may leave unordered, which would hide a missing ordering
+ * in the core from ThreadSanitizer (the stress tests run under it). The
+ * totals are exact once every other thread has been joined, which is when
+ * the tests read them. The block lives behind the key's value, so the exit
+ * destructor owns what it folds (see pool.c).
+ */
+typedef struct client_thread {
+    client_stats stats;
+    client_observer **graveyard; /* released contexts kept poisoned until client_reap */
+    size_t graveyard_count, graveyard_capacity;
+} client_thread;
 
-/* Released contexts kept poisoned until client_reap (test-only; a mutex is fine). */
-static pthread_mutex_t graveyard_lock = PTHREAD_MUTEX_INITIALIZER;
-static client_observer **graveyard;
-static size_t graveyard_count, graveyard_capacity;
+static pthread_mutex_t totals_lock = PTHREAD_MUTEX_INITIALIZER;
+static client_thread totals; /* exited threads' blocks, folded; guarded by totals_lock */
+static pthread_key_t thread_key;
+static pthread_once_t thread_key_once = PTHREAD_ONCE_INIT;
+static _Thread_local client_thread *current;
 
 static void *must(void *p) {
     if (!p) {
@@ -35,12 +50,62 @@ static void *must(void *p) {
         }                                                                              \
     } while (0)
 
+static void bury(client_thread *t, client_observer *o) {
+    if (t->graveyard_count == t->graveyard_capacity) {
+        t->graveyard_capacity = t->graveyard_capacity ? t->graveyard_capacity * 2 : 64;
+        t->graveyard = must(realloc(t->graveyard, t->graveyard_capacity * sizeof *t->graveyard));
+    }
+    t->graveyard[t->graveyard_count++] = o;
+}
+
+static void add_stats(client_stats *into, const client_stats *from) {
+    into->observers_created += from->observers_created;
+    into->observers_released += from->observers_released;
+    into->nodes_created += from->nodes_created;
+    into->nodes_freed += from->nodes_freed;
+    into->sends_queued += from->sends_queued;
+    into->disposals_released += from->disposals_released;
+    into->disposals_deferred += from->disposals_deferred;
+}
+
+/* Frees the contexts kept in `t`'s graveyard. */
+static void empty_graveyard(client_thread *t) {
+    for (size_t i = 0; i < t->graveyard_count; i++) free(t->graveyard[i]);
+    free(t->graveyard);
+    t->graveyard = NULL;
+    t->graveyard_count = t->graveyard_capacity = 0;
+}
+
+static void thread_exit(void *block) {
+    client_thread *t = block;
+    pthread_mutex_lock(&totals_lock);
+    add_stats(&totals.stats, &t->stats);
+    for (size_t i = 0; i < t->graveyard_count; i++) bury(&totals, t->graveyard[i]);
+    pthread_mutex_unlock(&totals_lock);
+    free(t->graveyard);
+    free(t);
+    current = NULL;
+}
+
+static void make_thread_key(void) { CLIENT_REQUIRE(pthread_key_create(&thread_key, thread_exit) == 0); }
+
+/* This thread's block, made on first use. */
+static client_thread *me(void) {
+    client_thread *t = current;
+    if (t) return t;
+    pthread_once(&thread_key_once, make_thread_key);
+    t = must(calloc(1, sizeof *t));
+    CLIENT_REQUIRE(pthread_setspecific(thread_key, t) == 0);
+    current = t;
+    return t;
+}
+
 client_stats client_get_stats(void) {
-    return (client_stats){
-        (long)AO_load(&observers_created), (long)AO_load(&observers_released),
-        (long)AO_load(&nodes_created), (long)AO_load(&nodes_freed),
-        (long)AO_load(&sends_queued), (long)AO_load(&disposals_released),
-        (long)AO_load(&disposals_deferred)};
+    client_stats sum = me()->stats;
+    pthread_mutex_lock(&totals_lock);
+    add_stats(&sum, &totals.stats);
+    pthread_mutex_unlock(&totals_lock);
+    return sum;
 }
 
 client_observer *client_observer_new(client_action action, void *user) {
@@ -49,7 +114,7 @@ client_observer *client_observer_new(client_action action, void *user) {
     o->action = action;
     o->user = user;
     o->in_call = 0;
-    AO_fetch_and_add_full(&observers_created, 1);
+    me()->stats.observers_created++;
     return o;
 }
 
@@ -59,27 +124,20 @@ void client_observer_release(void *ctx) {
     CLIENT_REQUIRE(o->magic == CLIENT_OBSERVER_LIVE); /* released exactly once */
     CLIENT_REQUIRE(AO_load(&o->in_call) == 0);        /* never while it runs */
     o->magic = CLIENT_OBSERVER_RELEASED;
-    AO_fetch_and_add_full(&observers_released, 1);
-    if (!client_keep_released) {
+    client_thread *t = me();
+    t->stats.observers_released++;
+    if (client_keep_released) {
+        bury(t, o);
+    } else {
         free(o);
-        return;
     }
-    pthread_mutex_lock(&graveyard_lock);
-    if (graveyard_count == graveyard_capacity) {
-        graveyard_capacity = graveyard_capacity ? graveyard_capacity * 2 : 64;
-        graveyard = must(realloc(graveyard, graveyard_capacity * sizeof *graveyard));
-    }
-    graveyard[graveyard_count++] = o;
-    pthread_mutex_unlock(&graveyard_lock);
 }
 
 void client_reap(void) {
-    pthread_mutex_lock(&graveyard_lock);
-    for (size_t i = 0; i < graveyard_count; i++) free(graveyard[i]);
-    free(graveyard);
-    graveyard = NULL;
-    graveyard_count = graveyard_capacity = 0;
-    pthread_mutex_unlock(&graveyard_lock);
+    empty_graveyard(me());
+    pthread_mutex_lock(&totals_lock);
+    empty_graveyard(&totals);
+    pthread_mutex_unlock(&totals_lock);
 }
 
 /* Calls an observer (`_withUnsafeGuaranteedRef { $0.action(event) }`). */
@@ -105,7 +163,6 @@ static flare_node *make_node(client_signal *s, client_event ev, AO_t kind) {
     n->node.next = NULL;
     n->node.kind = kind;
     n->ev = ev;
-    AO_fetch_and_add_full(&nodes_created, 1);
     if (kind == FLARE_NODE_COUNTED) {
         /* The limit's invariant, checked at every admission. */
         AO_t live = AO_fetch_and_add_full(&s->counted_live, 1) + 1;
@@ -114,6 +171,7 @@ static flare_node *make_node(client_signal *s, client_event ev, AO_t kind) {
         while (live > peak && AO_fetch_compare_and_swap_full(&s->counted_peak, peak, live) != peak)
             peak = AO_load(&s->counted_peak);
     }
+    me()->stats.nodes_created++;
     return &n->node;
 }
 
@@ -125,7 +183,7 @@ static client_event take_event(client_signal *s, flare_node *node) {
     if (node->kind == FLARE_NODE_COUNTED) AO_fetch_and_add_full(&s->counted_live, (AO_t)-1);
     client_event ev = n->ev;
     free(n);
-    AO_fetch_and_add_full(&nodes_freed, 1);
+    me()->stats.nodes_freed++;
     return ev;
 }
 
@@ -255,7 +313,7 @@ static void send_queued(client_signal *s, client_event ev) {
     flare_node *node = make_node(s, ev, kind);
     switch (flare_serial_push(s->serial, node, true)) {
     case FLARE_PUSH_QUEUED:
-        AO_fetch_and_add_full(&sends_queued, 1);
+        me()->stats.sends_queued++;
         return;
     case FLARE_PUSH_ACQUIRED: {
         bool counted = flare_node_is_counted(node);
@@ -374,12 +432,12 @@ flare_dispose_result client_dispose(client_observation *h) {
     flare_dispose_result r = flare_entry_dispose(&h->signal->core, h->entry);
     switch (r) {
     case FLARE_DISPOSE_RELEASE:
-        AO_fetch_and_add_full(&disposals_released, 1);
+        me()->stats.disposals_released++;
         client_observer_release(flare_entry_ctx(h->entry));
         client_drop_retainer(h->signal);
         break;
     case FLARE_DISPOSE_DEFERRED:
-        AO_fetch_and_add_full(&disposals_deferred, 1);
+        me()->stats.disposals_deferred++;
         client_drop_retainer(h->signal);
         break;
     default:

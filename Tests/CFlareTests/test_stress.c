@@ -13,8 +13,10 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 HARNESS_STATE;
 
@@ -378,6 +380,98 @@ static void dispose_duels(void) {
     check_balanced();
 }
 
+/* An observer attached after the signal terminated is sent `interrupted` by
+ * its own `observe`, outside any drain. That call must happen after every
+ * delivery the signal made (contract 1 (docs/contracts.md): the terminal
+ * event is the last thing delivered), so it sees what the last callbacks
+ * wrote: plain fields here, which ThreadSanitizer reports if the attach that
+ * finds the additions closed does not acquire the terminating drainer's
+ * close. The late observers' handles are dropped at once, as a Swift caller
+ * drops an unused disposable. */
+typedef struct late_round {
+    client_signal *signal;
+    volatile AO_t go;
+    long last;    /* the first observer's last value; plain */
+    int finished; /* the first observer got its terminal event; plain */
+    volatile AO_t progress; /* 1 halfway, 2 finished; relaxed: orders nothing (see late_attacher) */
+    long late_interrupted, late_mismatches; /* the attaching thread's */
+} late_round;
+
+enum { LATE_VALUES = 64 };
+
+static void record_last(client_observer *o, client_event ev) {
+    late_round *r = o->user;
+    if (ev.kind == CLIENT_VALUE) {
+        r->last = ev.value;
+        if (ev.value == LATE_VALUES / 2) AO_store(&r->progress, 1);
+    } else {
+        r->finished = 1;
+        AO_store(&r->progress, 2);
+    }
+}
+
+static void check_last(client_observer *o, client_event ev) {
+    late_round *r = o->user;
+    if (ev.kind != CLIENT_INTERRUPTED) return;
+    r->late_interrupted++;
+    if (!r->finished || r->last != LATE_VALUES) r->late_mismatches++;
+}
+
+static void *late_sender(void *p) {
+    late_round *r = p;
+    while (!AO_load_acquire(&r->go)) sched_yield();
+    for (long v = 1; v <= LATE_VALUES; v++) client_send(r->signal, client_value(v));
+    client_send(r->signal, client_terminal(CLIENT_COMPLETED));
+    return NULL;
+}
+
+/* Attaches, from halfway through the values, until `observe` finds the
+ * signal terminated. It paces itself: every attached observer is called for
+ * every later value, and the terminating drainer closes the additions only
+ * when it finds none pending, so an attacher in a tight loop can keep it
+ * interrupting new arrivals for as long as it runs (under TSan's slowdown,
+ * for minutes). `progress` is read relaxed, so it adds no ordering that
+ * would hide the one under test. */
+static void *late_attacher(void *p) {
+    late_round *r = p;
+    while (!AO_load_acquire(&r->go)) sched_yield();
+    while (AO_load(&r->progress) == 0) sched_yield();
+    for (;;) {
+        client_observation *h = client_observe(r->signal, client_observer_new(check_last, r));
+        if (!h) return NULL;
+        client_observation_free(h);
+        if (AO_load(&r->progress) == 2) nanosleep(&(struct timespec){.tv_nsec = 20000}, NULL);
+        else sched_yield();
+    }
+}
+
+static void late_observer_sees_last_delivery(void) {
+    baseline = client_get_stats();
+    long rounds = scaled(300), self_interrupted = 0;
+    for (long round = 0; round < rounds; round++) {
+        client_signal s;
+        client_signal_init_root(&s);
+        late_round r = {.signal = &s};
+        client_observation *h = client_observe(&s, client_observer_new(record_last, &r));
+        CHECK(h != NULL);
+        pthread_t t[2];
+        REQUIRE(pthread_create(&t[0], NULL, late_sender, &r) == 0);
+        REQUIRE(pthread_create(&t[1], NULL, late_attacher, &r) == 0);
+        AO_store_release(&r.go, 1);
+        for (int i = 0; i < 2; i++) pthread_join(t[i], NULL);
+        CHECK_EQ(r.finished, 1);
+        CHECK_EQ(r.last, LATE_VALUES);
+        CHECK(r.late_interrupted >= 1); /* at least the attach that found it closed */
+        CHECK_EQ(r.late_mismatches, 0);
+        self_interrupted += r.late_interrupted;
+        client_observation_free(h);
+        client_drop_retainer(&s);
+        client_signal_destroy(&s);
+    }
+    CHECK(self_interrupted >= rounds);
+    check_balanced();
+}
+
 /* A thread that takes nodes from the pool but never frees one (a thread
  * that only sends, under contention) must give back what its magazine still
  * holds when it exits: otherwise those nodes are lost. The loss shows as a
@@ -401,6 +495,56 @@ static void pool_allocating_thread_gives_back(void) {
     flare_node_free(taken, POOL_NODE);
 }
 
+/* A thread whose own TLS destructor, running after the pool's flush, takes
+ * and frees nodes: they must reach the depot too. Before the magazines lived
+ * behind the pool key's value, the flush had already run and marked the
+ * thread done, so the nodes left in its magazine were lost. A size class no
+ * other test uses, so that the depot of that class holds exactly what this
+ * thread gave back: this thread, whose magazine of the class is empty, then
+ * gets every one of those nodes back. */
+enum { EXIT_POOL_NODE = 200, EXIT_POOL_NODES = 300 }; /* not a multiple of the flush size */
+
+static pthread_key_t exit_pool_key;
+static flare_node *exit_pool_nodes[EXIT_POOL_NODES];
+
+static void allocate_on_exit(void *round) {
+    if ((uintptr_t)round == 1) {
+        /* Destructors run in an unspecified order: come back in the next
+         * round, after the pool's flush has certainly run once. */
+        REQUIRE(pthread_setspecific(exit_pool_key, (void *)2) == 0);
+        return;
+    }
+    for (int i = 0; i < EXIT_POOL_NODES; i++) exit_pool_nodes[i] = flare_node_alloc(EXIT_POOL_NODE);
+    for (int i = 0; i < EXIT_POOL_NODES; i++) flare_node_free(exit_pool_nodes[i], EXIT_POOL_NODE);
+}
+
+static void *allocating_until_exit(void *unused) {
+    flare_node_free(flare_node_alloc(EXIT_POOL_NODE), EXIT_POOL_NODE); /* the pool knows this thread */
+    REQUIRE(pthread_setspecific(exit_pool_key, (void *)1) == 0);
+    return unused;
+}
+
+static void pool_allocation_in_a_thread_destructor(void) {
+    REQUIRE(pthread_key_create(&exit_pool_key, allocate_on_exit) == 0);
+    pthread_t t;
+    REQUIRE(pthread_create(&t, NULL, allocating_until_exit, NULL) == 0);
+    pthread_join(t, NULL);
+    pthread_key_delete(exit_pool_key);
+    flare_node *again[EXIT_POOL_NODES];
+    for (int i = 0; i < EXIT_POOL_NODES; i++) again[i] = flare_node_alloc(EXIT_POOL_NODE);
+    int recovered = 0;
+    for (int i = 0; i < EXIT_POOL_NODES; i++) {
+        for (int j = 0; j < EXIT_POOL_NODES; j++) {
+            if (again[j] == exit_pool_nodes[i]) {
+                recovered++;
+                break;
+            }
+        }
+    }
+    for (int i = 0; i < EXIT_POOL_NODES; i++) flare_node_free(again[i], EXIT_POOL_NODE);
+    CHECK_EQ(recovered, EXIT_POOL_NODES);
+}
+
 int main(void) {
     stress_read_scale();
     client_keep_released = true; /* a late call hits a poisoned context, not freed memory */
@@ -408,7 +552,9 @@ int main(void) {
     RUN(senders_churn_and_reentrancy);
     RUN(termination_races);
     RUN(dispose_duels);
+    RUN(late_observer_sees_last_delivery);
     RUN(pool_allocating_thread_gives_back);
+    RUN(pool_allocation_in_a_thread_destructor);
     client_stats st = client_get_stats();
     printf("sends queued behind a drainer: %ld; disposals released at once: %ld, deferred: %ld\n",
            st.sends_queued, st.disposals_released, st.disposals_deferred);

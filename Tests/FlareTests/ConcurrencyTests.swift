@@ -132,4 +132,75 @@ struct ConcurrencyTests {
             #expect(terminals.count == observers)
         }
     }
+
+    @Test("observe after termination on another thread: interrupted sees every delivery's effects (contract 1)")
+    func lateObserverSeesLastDelivery() {
+        let values = 64
+        for _ in 0..<100 {
+            let (signal, input) = Signal<Int, Never>.pipe()
+            // Written by the first observer inside deliveries, read by the
+            // late observers' `interrupted` on the observing thread.
+            let seen = Unguarded((last: 0, finished: false))
+            // Relaxed: tells the observing thread when to start, without
+            // ordering anything that the core should order itself.
+            let finishing = Atomic<Bool>(false)
+            signal.observe { event in
+                if case let .value(value) = event {
+                    seen.value.last = value
+                } else {
+                    seen.value.finished = true
+                    finishing.store(true, ordering: .relaxed)
+                }
+            }
+            // Its handle is dropped at once, so the terminating drainer frees
+            // its entry after the first observer's `completed`. With the
+            // debug accounting, that free's sequentially consistent counter
+            // update orders the drainer before every later observe: that is
+            // how `swift test --sanitize=thread` (debug) hid a missing
+            // acquire here, which a build without accounting shows.
+            signal.observe { _ in }
+            let lateInterrupted = Counter()
+            let mismatches = Counter()
+            onThreads(2) { i in
+                if i == 0 {
+                    for value in 1...values { input.send(value: value) }
+                    input.sendCompleted()
+                    return
+                }
+                while !finishing.load(ordering: .relaxed) { sched_yield() }
+                while true {
+                    usleep(100)
+                    let observation = signal.observe { event in
+                        guard case .interrupted = event else { return }
+                        lateInterrupted.increment()
+                        if seen.value != (last: values, finished: true) { mismatches.increment() }
+                    }
+                    if observation == nil { break }
+                }
+            }
+            #expect(lateInterrupted.count >= 1)
+            #expect(mismatches.count == 0)
+        }
+    }
+
+    @Test("isDisposed seen true on another thread: what the disposer did before dispose() is visible")
+    func isDisposedSeesTheDisposal() {
+        for _ in 0..<100 {
+            let (signal, input) = Signal<Int, Never>.pipe()
+            let observation = signal.observe { _ in }!
+            let written = Unguarded(0)
+            let mismatches = Counter()
+            onThreads(2) { i in
+                if i == 0 {
+                    written.value = 1
+                    observation.dispose()
+                } else {
+                    while !observation.isDisposed { sched_yield() }
+                    if written.value != 1 { mismatches.increment() }
+                }
+            }
+            #expect(mismatches.count == 0)
+            withExtendedLifetime(input) {}
+        }
+    }
 }

@@ -70,6 +70,12 @@ final class DeliveryProbe<Value: Sendable>: @unchecked Sendable {
     }
 
     var values: [Value] { state.withLock { $0.values } }
+
+    /// The last value, read under the lock. For polling while deliveries
+    /// go on: `values.last` reads the array's storage after the lock is
+    /// released, and an optimized build may share that storage with the
+    /// array being appended to (ThreadSanitizer reports it in release).
+    var lastValue: Value? { state.withLock { $0.values.last } }
     var terminals: [String] { state.withLock { $0.terminals } }
 
     /// Delivery never overlapped and the grammar held.

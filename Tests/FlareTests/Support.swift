@@ -51,3 +51,33 @@ struct TestError: Swift.Error, Equatable, CustomStringConvertible {
     let code: Int
     var description: String { "E\(code)" }
 }
+
+/// Runs `body(0) ..< body(count - 1)` on `count` threads of their own, at
+/// the same time, and returns when all have finished. Unlike
+/// `DispatchQueue.concurrentPerform`, which may run every iteration on the
+/// calling thread one after the other on a busy machine, the bodies really
+/// overlap. The join is a pthread condition, which ThreadSanitizer sees.
+func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    let finished = NSCondition()
+    let running = Locked(count)
+    for i in 0..<count {
+        Thread {
+            body(i)
+            finished.lock()
+            running.withLock { $0 -= 1 }
+            finished.signal()
+            finished.unlock()
+        }.start()
+    }
+    finished.lock()
+    while running.withLock({ $0 }) > 0 { finished.wait() }
+    finished.unlock()
+}
+
+/// A value with no lock at all, for tests that check that the core itself
+/// orders two threads' accesses: ThreadSanitizer reports them otherwise.
+final class Unguarded<Value>: @unchecked Sendable {
+    var value: Value
+
+    init(_ value: Value) { self.value = value }
+}

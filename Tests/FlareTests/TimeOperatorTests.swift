@@ -169,7 +169,7 @@ struct TimeOperatorTests {
         #expect(sent.wait(timeout: .now() + 10) == .success)
         // Let the last held value out, then end both.
         let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline, throttleProbe.values.last != stressCount - 1 || debounceProbe.values.last != stressCount - 1 {
+        while Date() < deadline, throttleProbe.lastValue != stressCount - 1 || debounceProbe.lastValue != stressCount - 1 {
             usleep(1000)
         }
         input.sendCompleted()

@@ -110,3 +110,36 @@ struct UnserializedSignalTests {
         }
     }
 }
+
+@Suite("SignalProducer: unserialized")
+struct UnserializedProducerTests {
+    @Test("each start runs the handler again; a reentrant send is queued behind the current callout")
+    func startsAndQueuesReentrantSends() {
+        let starts = Counter()
+        let producer = SignalProducer<Int, Never>.unserialized { observer, _ in
+            starts.increment()
+            observer.send(value: 1)
+            observer.sendCompleted()
+        }
+        for _ in 0..<2 {
+            let log = Recorder<String>()
+            producer.start { log.append(describe($0)) }
+            #expect(log.items == ["v1", "completed"])
+        }
+        #expect(starts.count == 2)
+
+        let log = Recorder<String>()
+        let echo = SignalProducer<Int, Never>.unserialized { observer, _ in
+            let (signal, pipeInput) = Signal<Int, Never>.pipe()
+            signal.observe { event in
+                observer.send(event)
+                if case .value(1) = event { pipeInput.send(value: 2) }  // reentrant: after this callout
+                log.append("after \(describe(event))")
+            }
+            pipeInput.send(value: 1)
+            pipeInput.sendCompleted()
+        }
+        echo.start { log.append(describe($0)) }
+        #expect(log.items == ["v1", "after v1", "v2", "after v2", "completed", "after completed"])
+    }
+}

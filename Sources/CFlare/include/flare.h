@@ -457,22 +457,41 @@ flare_entry *flare_entry_new(void *ctx, void *owner);
 void flare_entry_unref(flare_entry *e);
 
 /**
- * The delivery check, once per observer per event. A plain load suffices:
- * a thread disposing inside a callback is the drainer itself (program
- * order), and one disposing from another thread is covered by contract 4's
- * "at most the delivery already starting"; the CAS that disposes is a locked
- * instruction, visible to every later load.
+ * The delivery check, once per observer per event: a relaxed load. The
+ * drainer acts on what it reads only by calling an observer it owns the
+ * right to call or by skipping it; it needs no write of another thread to
+ * be visible. A thread disposing inside a callback is the drainer itself,
+ * so program order makes it skip the entry at once; for one disposing from
+ * another thread, contract 4 (docs/contracts.md) allows "at most the
+ * delivery already starting": the claim and this load are accesses to one
+ * atomic object, so coherence orders them, and a load that does not yet
+ * read the claim belongs to a delivery that began before it. Reclamation
+ * never relies on this load (see flare_entry_dispose).
  */
 static inline bool flare_entry_is_active(const flare_entry *e) {
     return (AO_load((volatile AO_t *)&e->word) & FLARE_ENTRY_STATE_MASK) == FLARE_ENTRY_ACTIVE;
 }
 
 /**
+ * Whether the entry has left ACTIVE (disposed, or done), for its handle's
+ * `isDisposed`: an acquire load, unlike `flare_entry_is_active`. The claim
+ * that ended the entry is a releasing CAS, so a thread that sees it sees
+ * everything the claimer did before: for a disposal, whatever the disposing
+ * thread wrote before calling `dispose()`, as `Disposable` promises.
+ */
+static inline bool flare_entry_is_claimed(const flare_entry *e) {
+    return (AO_load_acquire((volatile AO_t *)&e->word) & FLARE_ENTRY_STATE_MASK) != FLARE_ENTRY_ACTIVE;
+}
+
+/**
  * If `e` is ACTIVE, sets the bits `set` (a state, or SPLICED) in its word and
  * returns true with the word it replaced in `*replaced`; otherwise returns
  * false. A CAS loop, lock-free: it retries only when a reference count moved
- * or another flag was set. Full ordering: claims and the splice mark on one
- * word are totally ordered, which is what a disposer reads SPLICED for.
+ * or another flag was set. The CAS is acq_rel (not seq_cst): claims and the
+ * splice mark are RMWs on one word, so its modification order orders them,
+ * which is what a disposer reads SPLICED for. The first load is relaxed: it
+ * only seeds the CAS, and a caller that finds the entry no longer ACTIVE
+ * gives up without touching anything.
  */
 static inline bool flare_entry_set_if_active(flare_entry *e, AO_t set, AO_t *replaced) {
     AO_t old = AO_load(&e->word);
@@ -574,7 +593,10 @@ typedef enum flare_attach_result {
  * next event's drainer splices it into the private array. The push fails on a
  * closed stack, so attach and termination are decided by one word: either the
  * terminating drainer's closing exchange takes the entry (and interrupts it),
- * or the attach sees the stack closed.
+ * or the attach sees the stack closed. It sees it by an acquire load (or a
+ * failed CAS, whose failure ordering is acquire too) reading the drainer's
+ * releasing close, so every call the drain made into an observer of the
+ * signal happens before the caller interrupts its own observer.
  */
 flare_attach_result flare_core_attach(flare_core *c, flare_entry *e);
 

@@ -7,7 +7,7 @@ extension Signal {
     /// `failed`, `completed` and `interrupted` pass through unchanged.
     @inlinable
     public func attempt(_ action: @escaping (Value) -> Result<(), Error>) -> Signal<Value, Error> {
-        attemptMapResult { value in action(value).map { value } }
+        lift(AttemptMapOperator.attempt(action))
     }
 
     /// Sends the success of `transform` for each value; on its first failure,
@@ -18,32 +18,7 @@ extension Signal {
     /// own `failed`, `completed` and `interrupted` pass through unchanged.
     @inlinable
     public func attemptMap<U>(_ transform: @escaping (Value) -> Result<U, Error>) -> Signal<U, Error> {
-        attemptMapResult(transform)
-    }
-
-    /// The body of every `attempt`/`attemptMap` overload, under a name of its
-    /// own so that the throwing overloads cannot resolve back to themselves.
-    @inlinable
-    func attemptMapResult<U>(_ transform: @escaping (Value) -> Result<U, Error>) -> Signal<U, Error> {
-        liftCore { downstream in
-            var hasFailed = false
-            return { event in
-                switch event {
-                case let .value(value):
-                    guard !hasFailed else { return }
-                    switch transform(value) {
-                    case let .success(mapped):
-                        downstream.deliverHeld(.value(mapped))
-                    case let .failure(error):
-                        hasFailed = true
-                        downstream.deliverHeld(.failed(error))
-                    }
-                case let .failed(error): downstream.deliverHeld(.failed(error))
-                case .completed: downstream.deliverHeld(.completed)
-                case .interrupted: downstream.deliverHeld(.interrupted)
-                }
-            }
-        }
+        lift(AttemptMapOperator(transform: transform))
     }
 }
 
@@ -75,12 +50,7 @@ extension Signal where Error == any Swift.Error {
     /// the returned signal and stops its observation of upstream.
     @inlinable
     public func attempt(_ action: @escaping (Value) throws -> Void) -> Signal<Value, Error> {
-        attemptMapResult { value in
-            Result {
-                try action(value)
-                return value
-            }
-        }
+        lift(AttemptMapOperator.attempt(throwing: action))
     }
 
     /// Sends the result of the throwing `transform` for each value; if it
@@ -88,6 +58,116 @@ extension Signal where Error == any Swift.Error {
     /// signal and stops its observation of upstream.
     @inlinable
     public func attemptMap<U>(_ transform: @escaping (Value) throws -> U) -> Signal<U, Error> {
-        attemptMapResult { value in Result { try transform(value) } }
+        lift(AttemptMapOperator.attemptMap(throwing: transform))
+    }
+}
+
+/// `attempt` and `attemptMap`, in every form.
+@usableFromInline
+struct AttemptMapOperator<Value, U, Error: Swift.Error>: UnaryOperator {
+    @usableFromInline typealias Input = Value
+    @usableFromInline typealias Output = U
+    @usableFromInline typealias InputError = Error
+    @usableFromInline typealias OutputError = Error
+    @usableFromInline let transform: (Value) -> Result<U, Error>
+
+    @inlinable
+    init(transform: @escaping (Value) -> Result<U, Error>) { self.transform = transform }
+
+    @inlinable
+    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Value, Error>.Event) -> Void
+    where Sink.Value == U, Sink.Error == Error {
+        var hasFailed = false
+        return { event in
+            switch event {
+            case let .value(value):
+                guard !hasFailed else { return }
+                switch transform(value) {
+                case let .success(mapped):
+                    downstream.deliverHeld(.value(mapped))
+                case let .failure(error):
+                    hasFailed = true
+                    downstream.deliverHeld(.failed(error))
+                }
+            case let .failed(error): downstream.deliverHeld(.failed(error))
+            case .completed: downstream.deliverHeld(.completed)
+            case .interrupted: downstream.deliverHeld(.interrupted)
+            }
+        }
+    }
+}
+
+extension SignalProducer {
+    /// `Signal.attempt(_:)` on every run; a failure ends the run. One link
+    /// per start.
+    @inlinable
+    public func attempt(_ action: @escaping (Value) -> Result<(), Error>) -> SignalProducer<Value, Error> {
+        lift(AttemptMapOperator.attempt(action))
+    }
+
+    /// `Signal.attemptMap(_:)` on every run; a failure ends the run. One
+    /// link per start.
+    @inlinable
+    public func attemptMap<U>(_ transform: @escaping (Value) -> Result<U, Error>) -> SignalProducer<U, Error> {
+        lift(AttemptMapOperator(transform: transform))
+    }
+}
+
+extension SignalProducer where Error == Never {
+    /// `Signal.attempt(_:)` with a throwing action, on every run.
+    @inlinable
+    public func attempt(_ action: @escaping (Value) throws -> Void) -> SignalProducer<Value, any Swift.Error> {
+        promoteError((any Swift.Error).self).attempt(action)
+    }
+
+    /// `Signal.attemptMap(_:)` with a throwing transform, on every run.
+    @inlinable
+    public func attemptMap<U>(_ transform: @escaping (Value) throws -> U) -> SignalProducer<U, any Swift.Error> {
+        promoteError((any Swift.Error).self).attemptMap(transform)
+    }
+}
+
+extension SignalProducer where Error == any Swift.Error {
+    /// `Signal.attempt(_:)` with a throwing action, on every run; a thrown
+    /// error ends the run. One link per start.
+    @inlinable
+    public func attempt(_ action: @escaping (Value) throws -> Void) -> SignalProducer<Value, Error> {
+        lift(AttemptMapOperator.attempt(throwing: action))
+    }
+
+    /// `Signal.attemptMap(_:)` with a throwing transform, on every run; a
+    /// thrown error ends the run. One link per start.
+    @inlinable
+    public func attemptMap<U>(_ transform: @escaping (Value) throws -> U) -> SignalProducer<U, Error> {
+        lift(AttemptMapOperator.attemptMap(throwing: transform))
+    }
+}
+
+extension AttemptMapOperator where U == Value {
+    /// `attempt(_:)`: the value itself, if `action` succeeds.
+    @inlinable
+    static func attempt(_ action: @escaping (Value) -> Result<(), Error>) -> AttemptMapOperator {
+        AttemptMapOperator { value in action(value).map { value } }
+    }
+}
+
+extension AttemptMapOperator where Error == any Swift.Error {
+    /// `attemptMap(_:)` with a throwing transform.
+    @inlinable
+    static func attemptMap(throwing transform: @escaping (Value) throws -> U) -> AttemptMapOperator {
+        AttemptMapOperator { value in Result { try transform(value) } }
+    }
+}
+
+extension AttemptMapOperator where U == Value, Error == any Swift.Error {
+    /// `attempt(_:)` with a throwing action.
+    @inlinable
+    static func attempt(throwing action: @escaping (Value) throws -> Void) -> AttemptMapOperator {
+        AttemptMapOperator { value in
+            Result {
+                try action(value)
+                return value
+            }
+        }
     }
 }

@@ -7,7 +7,7 @@ extension Signal {
     /// dropped. Observes upstream until either terminates.
     @inlinable
     public func collect() -> Signal<[Value], Error> {
-        collect { _ in false }
+        lift(CollectOperator.all())
     }
 
     /// Sends the values in arrays of `count`; when upstream completes, sends
@@ -21,8 +21,7 @@ extension Signal {
     /// - Precondition: `count > 0`.
     @inlinable
     public func collect(count: Int) -> Signal<[Value], Error> {
-        precondition(count > 0, "collect(count:) needs a positive count")
-        return collect { values in values.count == count }
+        lift(CollectOperator.arrays(of: count))
     }
 
     /// Collects values and sends them as an array each time `shouldEmit`,
@@ -40,31 +39,7 @@ extension Signal {
     public func collect(_ shouldEmit: @escaping (_ collectedValues: [Value]) -> Bool) -> Signal<[Value], Error> {
         // After a send the array is emptied keeping its capacity: if no
         // observer kept the array sent, the next one reuses its storage.
-        liftCore { downstream in
-            var values: [Value] = []
-            var hasReceived = false
-            return { event in
-                switch event {
-                case let .value(value):
-                    hasReceived = true
-                    values.append(value)
-                    if shouldEmit(values) {
-                        downstream.deliverHeld(.value(values))
-                        values.removeAll(keepingCapacity: true)
-                    }
-                case .completed:
-                    if !values.isEmpty || !hasReceived { downstream.deliverHeld(.value(values)) }
-                    values = []
-                    downstream.deliverHeld(.completed)
-                case let .failed(error):
-                    values = []
-                    downstream.deliverHeld(.failed(error))
-                case .interrupted:
-                    values = []
-                    downstream.deliverHeld(.interrupted)
-                }
-            }
-        }
+        lift(CollectOperator(shouldEmit: shouldEmit))
     }
 
     /// Collects values and, each time `shouldEmit` returns true for a new
@@ -82,30 +57,134 @@ extension Signal {
     ///   new one, and the new one.
     @inlinable
     public func collect(_ shouldEmit: @escaping (_ collected: [Value], _ latest: Value) -> Bool) -> Signal<[Value], Error> {
-        liftCore { downstream in
-            var values: [Value] = []
-            var hasReceived = false
-            return { event in
-                switch event {
-                case let .value(value):
-                    hasReceived = true
-                    if shouldEmit(values, value) {
-                        downstream.deliverHeld(.value(values))
-                        values.removeAll(keepingCapacity: true)
-                    }
-                    values.append(value)
-                case .completed:
-                    if !values.isEmpty || !hasReceived { downstream.deliverHeld(.value(values)) }
-                    values = []
-                    downstream.deliverHeld(.completed)
-                case let .failed(error):
-                    values = []
-                    downstream.deliverHeld(.failed(error))
-                case .interrupted:
-                    values = []
-                    downstream.deliverHeld(.interrupted)
+        lift(CollectBeforeOperator(shouldEmit: shouldEmit))
+    }
+}
+
+/// `collect(_:)` with a predicate on the collected values.
+@usableFromInline
+struct CollectOperator<Value, Error: Swift.Error>: UnaryOperator {
+    @usableFromInline typealias Input = Value
+    @usableFromInline typealias Output = [Value]
+    @usableFromInline typealias InputError = Error
+    @usableFromInline typealias OutputError = Error
+    @usableFromInline let shouldEmit: ([Value]) -> Bool
+
+    @inlinable
+    init(shouldEmit: @escaping ([Value]) -> Bool) { self.shouldEmit = shouldEmit }
+
+    @inlinable
+    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Value, Error>.Event) -> Void
+    where Sink.Value == [Value], Sink.Error == Error {
+        var values: [Value] = []
+        var hasReceived = false
+        return { event in
+            switch event {
+            case let .value(value):
+                hasReceived = true
+                values.append(value)
+                if shouldEmit(values) {
+                    downstream.deliverHeld(.value(values))
+                    values.removeAll(keepingCapacity: true)
                 }
+            case .completed:
+                if !values.isEmpty || !hasReceived { downstream.deliverHeld(.value(values)) }
+                values = []
+                downstream.deliverHeld(.completed)
+            case let .failed(error):
+                values = []
+                downstream.deliverHeld(.failed(error))
+            case .interrupted:
+                values = []
+                downstream.deliverHeld(.interrupted)
             }
         }
+    }
+}
+
+/// `collect(_:)` with a predicate on the collected values and the new one.
+@usableFromInline
+struct CollectBeforeOperator<Value, Error: Swift.Error>: UnaryOperator {
+    @usableFromInline typealias Input = Value
+    @usableFromInline typealias Output = [Value]
+    @usableFromInline typealias InputError = Error
+    @usableFromInline typealias OutputError = Error
+    @usableFromInline let shouldEmit: ([Value], Value) -> Bool
+
+    @inlinable
+    init(shouldEmit: @escaping ([Value], Value) -> Bool) { self.shouldEmit = shouldEmit }
+
+    @inlinable
+    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Value, Error>.Event) -> Void
+    where Sink.Value == [Value], Sink.Error == Error {
+        var values: [Value] = []
+        var hasReceived = false
+        return { event in
+            switch event {
+            case let .value(value):
+                hasReceived = true
+                if shouldEmit(values, value) {
+                    downstream.deliverHeld(.value(values))
+                    values.removeAll(keepingCapacity: true)
+                }
+                values.append(value)
+            case .completed:
+                if !values.isEmpty || !hasReceived { downstream.deliverHeld(.value(values)) }
+                values = []
+                downstream.deliverHeld(.completed)
+            case let .failed(error):
+                values = []
+                downstream.deliverHeld(.failed(error))
+            case .interrupted:
+                values = []
+                downstream.deliverHeld(.interrupted)
+            }
+        }
+    }
+}
+
+extension SignalProducer {
+    /// `Signal.collect()` on every run: every value as one array on
+    /// completion. One link per start.
+    @inlinable
+    public func collect() -> SignalProducer<[Value], Error> {
+        lift(CollectOperator.all())
+    }
+
+    /// `Signal.collect(count:)` on every run. One link per start.
+    ///
+    /// - Precondition: `count > 0`.
+    @inlinable
+    public func collect(count: Int) -> SignalProducer<[Value], Error> {
+        lift(CollectOperator.arrays(of: count))
+    }
+
+    /// `Signal.collect(_:)` with a predicate on the collected values, on
+    /// every run. One link per start.
+    @inlinable
+    public func collect(_ shouldEmit: @escaping (_ collectedValues: [Value]) -> Bool) -> SignalProducer<[Value], Error> {
+        lift(CollectOperator(shouldEmit: shouldEmit))
+    }
+
+    /// `Signal.collect(_:)` with a predicate on the collected values and the
+    /// new one, on every run. One link per start.
+    @inlinable
+    public func collect(_ shouldEmit: @escaping (_ collected: [Value], _ latest: Value) -> Bool) -> SignalProducer<[Value], Error> {
+        lift(CollectBeforeOperator(shouldEmit: shouldEmit))
+    }
+}
+
+extension CollectOperator {
+    /// `collect()`: one array, on completion.
+    @inlinable
+    static func all() -> CollectOperator {
+        CollectOperator { _ in false }
+    }
+
+    /// `collect(count:)`.
+    @inlinable
+    static func arrays(of count: Int) -> CollectOperator {
+        precondition(count > 0, "collect(count:) needs a positive count, got \(count)")
+        return CollectOperator { values in values.count == count }
     }
 }

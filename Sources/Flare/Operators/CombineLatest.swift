@@ -261,3 +261,155 @@ extension Signal where Value == Bool {
         any(booleans)
     }
 }
+
+extension SignalProducer {
+    /// `Signal.combineLatest(with:)` of a run of this producer and one of
+    /// `other`, this one started first. Each start starts both; disposing
+    /// the run interrupts both.
+    public func combineLatest<Other: SignalProducerConvertible>(
+        with other: Other
+    ) -> SignalProducer<(Value, Other.Value), Error> where Other.Error == Error {
+        liftLeft { left in { right in left.combineLatest(with: right) } }(other.producer)
+    }
+
+    /// `Signal.combineLatest` of one run of each producer, started in order.
+    /// With no producer, the runs never send any event.
+    public static func combineLatest<S: Sequence>(_ producers: S) -> SignalProducer<[Value], Error>
+    where S.Element: SignalProducerConvertible, S.Element.Value == Value, S.Element.Error == Error {
+        SignalProducer<[Value], Error>.startingTogether(producers.map(\.producer)) { Signal.combineLatest($0) }
+    }
+
+    /// `Signal.combineLatest` of one run of each producer, started in argument
+    /// order.
+    public static func combineLatest<A: SignalProducerConvertible, B: SignalProducerConvertible>(
+        _ a: A, _ b: B
+    ) -> SignalProducer<(Value, B.Value), Error>
+    where A.Value == Value, A.Error == Error, B.Error == Error {
+        SignalProducer<[Any], Error>.startingTogether([a.producer.erased, b.producer.erased]) { Signal<Any, Error>.combineLatest($0) }
+            .map { ($0[0] as! Value, $0[1] as! B.Value) }
+    }
+
+    /// `Signal.combineLatest` of one run of each producer, started in argument
+    /// order.
+    public static func combineLatest<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible>(
+        _ a: A, _ b: B, _ c: C
+    ) -> SignalProducer<(Value, B.Value, C.Value), Error>
+    where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error {
+        SignalProducer<[Any], Error>.startingTogether([a.producer.erased, b.producer.erased, c.producer.erased]) { Signal<Any, Error>.combineLatest($0) }
+            .map { ($0[0] as! Value, $0[1] as! B.Value, $0[2] as! C.Value) }
+    }
+
+    /// `Signal.combineLatest` of one run of each producer, started in argument
+    /// order.
+    public static func combineLatest<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible>(
+        _ a: A, _ b: B, _ c: C, _ d: D
+    ) -> SignalProducer<(Value, B.Value, C.Value, D.Value), Error>
+    where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error {
+        SignalProducer<[Any], Error>.startingTogether([a.producer.erased, b.producer.erased, c.producer.erased, d.producer.erased]) { Signal<Any, Error>.combineLatest($0) }
+            .map { ($0[0] as! Value, $0[1] as! B.Value, $0[2] as! C.Value, $0[3] as! D.Value) }
+    }
+
+    /// `Signal.combineLatest` of one run of each producer, started in argument
+    /// order.
+    public static func combineLatest<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible, E: SignalProducerConvertible>(
+        _ a: A, _ b: B, _ c: C, _ d: D, _ e: E
+    ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value), Error>
+    where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error {
+        SignalProducer<[Any], Error>.startingTogether([a.producer.erased, b.producer.erased, c.producer.erased, d.producer.erased, e.producer.erased]) { Signal<Any, Error>.combineLatest($0) }
+            .map { ($0[0] as! Value, $0[1] as! B.Value, $0[2] as! C.Value, $0[3] as! D.Value, $0[4] as! E.Value) }
+    }
+
+    /// `Signal.combineLatest` of one run of each producer, started in argument
+    /// order.
+    public static func combineLatest<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible, E: SignalProducerConvertible, F: SignalProducerConvertible>(
+        _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F
+    ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value, F.Value), Error>
+    where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error, F.Error == Error {
+        SignalProducer<[Any], Error>.startingTogether([a.producer.erased, b.producer.erased, c.producer.erased, d.producer.erased, e.producer.erased, f.producer.erased]) { Signal<Any, Error>.combineLatest($0) }
+            .map { ($0[0] as! Value, $0[1] as! B.Value, $0[2] as! C.Value, $0[3] as! D.Value, $0[4] as! E.Value, $0[5] as! F.Value) }
+    }
+
+    /// `Signal.combineLatest` of one run of each producer, started in argument
+    /// order.
+    public static func combineLatest<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible, E: SignalProducerConvertible, F: SignalProducerConvertible, G: SignalProducerConvertible>(
+        _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G
+    ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value, F.Value, G.Value), Error>
+    where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error, F.Error == Error, G.Error == Error {
+        SignalProducer<[Any], Error>.startingTogether([a.producer.erased, b.producer.erased, c.producer.erased, d.producer.erased, e.producer.erased, f.producer.erased, g.producer.erased]) { Signal<Any, Error>.combineLatest($0) }
+            .map { ($0[0] as! Value, $0[1] as! B.Value, $0[2] as! C.Value, $0[3] as! D.Value, $0[4] as! E.Value, $0[5] as! F.Value, $0[6] as! G.Value) }
+    }
+
+    /// `Signal.combineLatest` of one run of each producer, started in argument
+    /// order.
+    public static func combineLatest<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible, E: SignalProducerConvertible, F: SignalProducerConvertible, G: SignalProducerConvertible, H: SignalProducerConvertible>(
+        _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H
+    ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value, F.Value, G.Value, H.Value), Error>
+    where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error, F.Error == Error, G.Error == Error, H.Error == Error {
+        SignalProducer<[Any], Error>.startingTogether([a.producer.erased, b.producer.erased, c.producer.erased, d.producer.erased, e.producer.erased, f.producer.erased, g.producer.erased, h.producer.erased]) { Signal<Any, Error>.combineLatest($0) }
+            .map { ($0[0] as! Value, $0[1] as! B.Value, $0[2] as! C.Value, $0[3] as! D.Value, $0[4] as! E.Value, $0[5] as! F.Value, $0[6] as! G.Value, $0[7] as! H.Value) }
+    }
+
+    /// `Signal.combineLatest` of one run of each producer, started in argument
+    /// order.
+    public static func combineLatest<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible, E: SignalProducerConvertible, F: SignalProducerConvertible, G: SignalProducerConvertible, H: SignalProducerConvertible, I: SignalProducerConvertible>(
+        _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H, _ i: I
+    ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value, F.Value, G.Value, H.Value, I.Value), Error>
+    where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error, F.Error == Error, G.Error == Error, H.Error == Error, I.Error == Error {
+        SignalProducer<[Any], Error>.startingTogether([a.producer.erased, b.producer.erased, c.producer.erased, d.producer.erased, e.producer.erased, f.producer.erased, g.producer.erased, h.producer.erased, i.producer.erased]) { Signal<Any, Error>.combineLatest($0) }
+            .map { ($0[0] as! Value, $0[1] as! B.Value, $0[2] as! C.Value, $0[3] as! D.Value, $0[4] as! E.Value, $0[5] as! F.Value, $0[6] as! G.Value, $0[7] as! H.Value, $0[8] as! I.Value) }
+    }
+
+    /// `Signal.combineLatest` of one run of each producer, started in argument
+    /// order.
+    public static func combineLatest<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible, E: SignalProducerConvertible, F: SignalProducerConvertible, G: SignalProducerConvertible, H: SignalProducerConvertible, I: SignalProducerConvertible, J: SignalProducerConvertible>(
+        _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H, _ i: I, _ j: J
+    ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value, F.Value, G.Value, H.Value, I.Value, J.Value), Error>
+    where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error, F.Error == Error, G.Error == Error, H.Error == Error, I.Error == Error, J.Error == Error {
+        SignalProducer<[Any], Error>.startingTogether([a.producer.erased, b.producer.erased, c.producer.erased, d.producer.erased, e.producer.erased, f.producer.erased, g.producer.erased, h.producer.erased, i.producer.erased, j.producer.erased]) { Signal<Any, Error>.combineLatest($0) }
+            .map { ($0[0] as! Value, $0[1] as! B.Value, $0[2] as! C.Value, $0[3] as! D.Value, $0[4] as! E.Value, $0[5] as! F.Value, $0[6] as! G.Value, $0[7] as! H.Value, $0[8] as! I.Value, $0[9] as! J.Value) }
+    }
+}
+
+extension SignalProducer where Value == Bool {
+    /// `Signal.and(_:)` of a run of this producer and one of `booleans`,
+    /// this one started first.
+    public func and<Booleans: SignalProducerConvertible>(
+        _ booleans: Booleans
+    ) -> SignalProducer<Bool, Error> where Booleans.Value == Bool, Booleans.Error == Error {
+        liftLeft { left in { right in left.and(right) } }(booleans.producer)
+    }
+
+    /// `Signal.or(_:)` of a run of this producer and one of `booleans`,
+    /// this one started first.
+    public func or<Booleans: SignalProducerConvertible>(
+        _ booleans: Booleans
+    ) -> SignalProducer<Bool, Error> where Booleans.Value == Bool, Booleans.Error == Error {
+        liftLeft { left in { right in left.or(right) } }(booleans.producer)
+    }
+
+    /// `Signal.all(_:)` of one run of each producer, started in order.
+    public static func all<BooleansCollection: Collection>(_ booleans: BooleansCollection) -> SignalProducer<Bool, Error>
+    where BooleansCollection.Element: SignalProducerConvertible,
+          BooleansCollection.Element.Value == Bool, BooleansCollection.Element.Error == Error {
+        startingTogether(booleans.map(\.producer)) { Signal.all($0) }
+    }
+
+    /// `Signal.all(_:)` of one run of each producer, started in order.
+    public static func all<Booleans: SignalProducerConvertible>(_ booleans: Booleans...) -> SignalProducer<Bool, Error>
+    where Booleans.Value == Bool, Booleans.Error == Error {
+        all(booleans)
+    }
+
+    /// `Signal.any(_:)` of one run of each producer, started in order.
+    public static func any<BooleansCollection: Collection>(_ booleans: BooleansCollection) -> SignalProducer<Bool, Error>
+    where BooleansCollection.Element: SignalProducerConvertible,
+          BooleansCollection.Element.Value == Bool, BooleansCollection.Element.Error == Error {
+        startingTogether(booleans.map(\.producer)) { Signal.any($0) }
+    }
+
+    /// `Signal.any(_:)` of one run of each producer, started in order.
+    public static func any<Booleans: SignalProducerConvertible>(_ booleans: Booleans...) -> SignalProducer<Bool, Error>
+    where Booleans.Value == Bool, Booleans.Error == Error {
+        any(booleans)
+    }
+}

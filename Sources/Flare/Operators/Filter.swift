@@ -1,13 +1,53 @@
+/// `filter`: the values `isIncluded` accepts; terminal events unchanged.
+///
+/// `Verdict` is always `Bool`; being generic, the predicate is stored as
+/// `Link` stores its function, so that making a link (at each start of a
+/// producer) wraps it in no reabstraction thunk: that would be one more
+/// allocation per start.
+@usableFromInline
+struct FilterOperator<Value, Error: Swift.Error, Verdict> {
+    @usableFromInline let isIncluded: (Value) -> Verdict
+
+    @inlinable
+    init(_ isIncluded: @escaping (Value) -> Bool) where Verdict == Bool { self.isIncluded = isIncluded }
+}
+
+extension FilterOperator: UnaryOperator, FilteringOperator where Verdict == Bool {
+    @inlinable
+    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Value, Error>.Event) -> Void
+    where Sink.Value == Value, Sink.Error == Error {
+        let link = Link(isIncluded, downstream)
+        return { event in link.filter(event) }
+    }
+}
+
+/// `compactMap`: the non-nil results of `transform`; terminal events
+/// unchanged.
+@usableFromInline
+struct CompactMapOperator<Input, Output, Error: Swift.Error>: UnaryOperator {
+    @usableFromInline typealias InputError = Error
+    @usableFromInline typealias OutputError = Error
+
+    @usableFromInline let transform: (Input) -> Output?
+
+    @inlinable
+    init(_ transform: @escaping (Input) -> Output?) { self.transform = transform }
+
+    @inlinable
+    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Input, Error>.Event) -> Void
+    where Sink.Value == Output, Sink.Error == Error {
+        let link = Link(transform, downstream)
+        return { event in link.compactMap(event) }
+    }
+}
+
 extension Signal {
     /// Sends only the values for which `isIncluded` returns true.
     ///
     /// Terminal events pass through unchanged.
     @inlinable
     public func filter(_ isIncluded: @escaping (Value) -> Bool) -> Signal<Value, Error> {
-        liftCore { downstream in
-            let link = Link(isIncluded, downstream)
-            return { event in link.filter(event) }
-        }
+        lift(FilterOperator(isIncluded))
     }
 
     /// Sends the non-nil results of `transform`; drops the values for which
@@ -16,10 +56,26 @@ extension Signal {
     /// Terminal events pass through unchanged.
     @inlinable
     public func compactMap<U>(_ transform: @escaping (Value) -> U?) -> Signal<U, Error> {
-        liftCore { downstream in
-            let link = Link(transform, downstream)
-            return { event in link.compactMap(event) }
-        }
+        lift(CompactMapOperator(transform))
+    }
+}
+
+extension SignalProducer {
+    /// Sends only the values for which `isIncluded` returns true.
+    ///
+    /// Terminal events pass through unchanged. One link per start.
+    @inlinable
+    public func filter(_ isIncluded: @escaping (Value) -> Bool) -> SignalProducer<Value, Error> {
+        lift(FilterOperator(isIncluded))
+    }
+
+    /// Sends the non-nil results of `transform`; drops the values for which
+    /// it returns nil.
+    ///
+    /// Terminal events pass through unchanged. One link per start.
+    @inlinable
+    public func compactMap<U>(_ transform: @escaping (Value) -> U?) -> SignalProducer<U, Error> {
+        lift(CompactMapOperator(transform))
     }
 }
 

@@ -34,24 +34,24 @@ extension Signal {
 }
 
 /// The state of a stateless single-input operator, in one object: its
-/// function and the derived core it delivers to. The observing closure then
+/// function and the sink it delivers to. The observing closure then
 /// captures a single reference and Swift enters it through a forwarder of a
 /// few instructions instead of one that unpacks a multi-value context (see
 /// `liftCore`). Each operator's step is a method constrained on the
 /// function's result.
 @usableFromInline
-final class Link<Value, U, Error: Swift.Error, Result> {
+final class Link<Value, Error: Swift.Error, Downstream: EventSink, Result> where Downstream.Error == Error {
     @usableFromInline let function: (Value) -> Result
-    @usableFromInline let downstream: HeldCore<U, Error>
+    @usableFromInline let downstream: Downstream
 
     @inlinable
-    init(_ function: @escaping (Value) -> Result, _ downstream: HeldCore<U, Error>) {
+    init(_ function: @escaping (Value) -> Result, _ downstream: Downstream) {
         self.function = function
         self.downstream = downstream
     }
 }
 
-extension Link where Result == U {
+extension Link where Result == Downstream.Value {
     /// `map`: values go through the function, the rest unchanged.
     @inlinable
     @inline(__always)
@@ -65,7 +65,7 @@ extension Link where Result == U {
     }
 }
 
-extension Link where Result == Bool, U == Value {
+extension Link where Result == Bool, Downstream.Value == Value {
     /// `filter`: values the function rejects are dropped, the rest unchanged.
     @inlinable
     @inline(__always)
@@ -78,7 +78,7 @@ extension Link where Result == Bool, U == Value {
     }
 }
 
-extension Link where Result == U? {
+extension Link where Result == Downstream.Value? {
     /// `compactMap`: values go through the function and nil results are
     /// dropped; the rest unchanged.
     @inlinable

@@ -62,6 +62,18 @@ extension Signal {
         lineNumber: Int = #line,
         logger: @escaping EventLogger = defaultEventLog
     ) -> Signal<Value, Error> {
+        lift(SideEffectsOperator.logging(identifier, events, fileName, functionName, lineNumber, logger))
+    }
+}
+
+extension SideEffectsOperator {
+    /// `logEvents`: `on(...)` with closures that report to `logger` the
+    /// kinds of events listed in `events`.
+    @usableFromInline
+    static func logging(
+        _ identifier: String, _ events: Set<LoggingEvent.Signal>,
+        _ fileName: String, _ functionName: String, _ lineNumber: Int, _ logger: @escaping EventLogger
+    ) -> SideEffectsOperator {
         func report(_ kind: LoggingEvent.Signal) -> (() -> Void)? {
             guard events.contains(kind) else { return nil }
             return { logger(identifier, kind.rawValue, fileName, functionName, lineNumber) }
@@ -70,7 +82,8 @@ extension Signal {
             guard events.contains(kind) else { return nil }
             return { logger(identifier, "\(kind.rawValue) \($0)", fileName, functionName, lineNumber) }
         }
-        return on(
+        return SideEffectsOperator(
+            event: nil,
             failed: report(.failed, Error.self),
             completed: report(.completed),
             interrupted: report(.interrupted),
@@ -78,5 +91,21 @@ extension Signal {
             disposed: report(.disposed),
             value: report(.value, Value.self)
         )
+    }
+}
+
+extension SignalProducer {
+    /// `Signal.logEvents(...)` on every run: reports the events passing
+    /// through to `logger`, `"disposed"` when the run ends. One link per
+    /// start.
+    public func logEvents(
+        identifier: String = "",
+        events: Set<LoggingEvent.Signal> = Set(LoggingEvent.Signal.allCases),
+        fileName: String = #file,
+        functionName: String = #function,
+        lineNumber: Int = #line,
+        logger: @escaping EventLogger = defaultEventLog
+    ) -> SignalProducer<Value, Error> {
+        lift(SideEffectsOperator.logging(identifier, events, fileName, functionName, lineNumber, logger))
     }
 }

@@ -1,3 +1,47 @@
+/// `map`: `transform` applied to each value; terminal events unchanged.
+@usableFromInline
+struct MapOperator<Input, Output, Error: Swift.Error>: UnaryOperator {
+    @usableFromInline typealias InputError = Error
+    @usableFromInline typealias OutputError = Error
+
+    @usableFromInline let transform: (Input) -> Output
+
+    @inlinable
+    init(_ transform: @escaping (Input) -> Output) { self.transform = transform }
+
+    @inlinable
+    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Input, Error>.Event) -> Void
+    where Sink.Value == Output, Sink.Error == Error {
+        let link = Link(transform, downstream)
+        return { event in link.map(event) }
+    }
+}
+
+/// `mapError`: `transform` applied to a failure; the rest unchanged.
+@usableFromInline
+struct MapErrorOperator<Value, InputError: Swift.Error, OutputError: Swift.Error>: UnaryOperator {
+    @usableFromInline typealias Input = Value
+    @usableFromInline typealias Output = Value
+
+    @usableFromInline let transform: (InputError) -> OutputError
+
+    @inlinable
+    init(_ transform: @escaping (InputError) -> OutputError) { self.transform = transform }
+
+    @inlinable
+    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Value, InputError>.Event) -> Void
+    where Sink.Value == Value, Sink.Error == OutputError {
+        { [transform] event in
+            switch event {
+            case let .value(value): downstream.deliverHeld(.value(value))
+            case let .failed(error): downstream.deliverHeld(.failed(transform(error)))
+            case .completed: downstream.deliverHeld(.completed)
+            case .interrupted: downstream.deliverHeld(.interrupted)
+            }
+        }
+    }
+}
+
 extension Signal {
     /// Sends `transform(value)` for each value.
     ///
@@ -5,10 +49,7 @@ extension Signal {
     /// delivery; costs one closure call per event.
     @inlinable
     public func map<U>(_ transform: @escaping (Value) -> U) -> Signal<U, Error> {
-        liftCore { downstream in
-            let link = Link(transform, downstream)
-            return { event in link.map(event) }
-        }
+        lift(MapOperator(transform))
     }
 
     /// Sends `value` for each value: replaces every value by a constant.
@@ -31,15 +72,40 @@ extension Signal {
     /// and `interrupted` pass through unchanged.
     @inlinable
     public func mapError<F>(_ transform: @escaping (Error) -> F) -> Signal<Value, F> {
-        liftCore { downstream in
-            { event in
-                switch event {
-                case let .value(value): downstream.deliverHeld(.value(value))
-                case let .failed(error): downstream.deliverHeld(.failed(transform(error)))
-                case .completed: downstream.deliverHeld(.completed)
-                case .interrupted: downstream.deliverHeld(.interrupted)
-                }
-            }
-        }
+        lift(MapErrorOperator(transform))
+    }
+}
+
+extension SignalProducer {
+    /// Sends `transform(value)` for each value of every run.
+    ///
+    /// Terminal events pass through unchanged. Adds one link to each start
+    /// (one allocation); costs one closure call per event.
+    @inlinable
+    public func map<U>(_ transform: @escaping (Value) -> U) -> SignalProducer<U, Error> {
+        lift(MapOperator(transform))
+    }
+
+    /// Sends `value` for each value: replaces every value by a constant.
+    ///
+    /// Disfavored in overload resolution, so that a trailing closure always
+    /// means `map(_:)` and never a constant of function type.
+    @inlinable
+    @_disfavoredOverload
+    public func map<U>(value: U) -> SignalProducer<U, Error> {
+        map { _ in value }
+    }
+
+    /// Sends the value at `keyPath` of each value.
+    @inlinable
+    public func map<U>(_ keyPath: KeyPath<Value, U>) -> SignalProducer<U, Error> {
+        map { $0[keyPath: keyPath] }
+    }
+
+    /// Sends `failed(transform(error))` for a failure; values, `completed`
+    /// and `interrupted` pass through unchanged.
+    @inlinable
+    public func mapError<F>(_ transform: @escaping (Error) -> F) -> SignalProducer<Value, F> {
+        lift(MapErrorOperator(transform))
     }
 }

@@ -24,16 +24,7 @@ extension Signal {
     /// upstream until either terminates.
     @inlinable
     public func materialize() -> Signal<Event, Never> {
-        liftCore { downstream in
-            { event in
-                downstream.deliverHeld(.value(event))
-                switch event {
-                case .value: break
-                case .failed, .completed: downstream.deliverHeld(.completed)
-                case .interrupted: downstream.deliverHeld(.interrupted)
-                }
-            }
-        }
+        lift(MaterializeOperator())
     }
 
     /// Sends each value as `.success` and a failure as `.failure`, in a
@@ -44,21 +35,7 @@ extension Signal {
     /// either terminates.
     @inlinable
     public func materializeResults() -> Signal<Result<Value, Error>, Never> {
-        liftCore { downstream in
-            { event in
-                switch event {
-                case let .value(value):
-                    downstream.deliverHeld(.value(.success(value)))
-                case let .failed(error):
-                    downstream.deliverHeld(.value(.failure(error)))
-                    downstream.deliverHeld(.completed)
-                case .completed:
-                    downstream.deliverHeld(.completed)
-                case .interrupted:
-                    downstream.deliverHeld(.interrupted)
-                }
-            }
-        }
+        lift(MaterializeResultsOperator())
     }
 }
 
@@ -72,16 +49,7 @@ extension Signal where Value: EventProtocol, Error == Never {
     /// pass through unchanged.
     @inlinable
     public func dematerialize() -> Signal<Value.Value, Value.Error> {
-        liftCore { downstream in
-            { event in
-                switch event {
-                case let .value(carried): downstream.deliverHeld(carried.event)
-                case let .failed(never): switch never {}
-                case .completed: downstream.deliverHeld(.completed)
-                case .interrupted: downstream.deliverHeld(.interrupted)
-                }
-            }
-        }
+        lift(DematerializeOperator())
     }
 }
 
@@ -94,16 +62,143 @@ extension Signal where Error == Never {
     /// Upstream's `completed` and `interrupted` pass through unchanged.
     @inlinable
     public func dematerializeResults<Success, Failure>() -> Signal<Success, Failure> where Value == Result<Success, Failure> {
-        liftCore { downstream in
-            { event in
-                switch event {
-                case let .value(.success(value)): downstream.deliverHeld(.value(value))
-                case let .value(.failure(error)): downstream.deliverHeld(.failed(error))
-                case let .failed(never): switch never {}
-                case .completed: downstream.deliverHeld(.completed)
-                case .interrupted: downstream.deliverHeld(.interrupted)
-                }
+        lift(DematerializeResultsOperator())
+    }
+}
+
+/// `materialize`.
+@usableFromInline
+struct MaterializeOperator<Value, Error: Swift.Error>: UnaryOperator {
+    @usableFromInline typealias Input = Value
+    @usableFromInline typealias Output = Signal<Value, Error>.Event
+    @usableFromInline typealias InputError = Error
+    @usableFromInline typealias OutputError = Never
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Value, Error>.Event) -> Void
+    where Sink.Value == Signal<Value, Error>.Event, Sink.Error == Never {
+        { event in
+            downstream.deliverHeld(.value(event))
+            switch event {
+            case .value: break
+            case .failed, .completed: downstream.deliverHeld(.completed)
+            case .interrupted: downstream.deliverHeld(.interrupted)
             }
         }
+    }
+}
+
+/// `materializeResults`.
+@usableFromInline
+struct MaterializeResultsOperator<Value, Error: Swift.Error>: UnaryOperator {
+    @usableFromInline typealias Input = Value
+    @usableFromInline typealias Output = Result<Value, Error>
+    @usableFromInline typealias InputError = Error
+    @usableFromInline typealias OutputError = Never
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Value, Error>.Event) -> Void
+    where Sink.Value == Result<Value, Error>, Sink.Error == Never {
+        { event in
+            switch event {
+            case let .value(value):
+                downstream.deliverHeld(.value(.success(value)))
+            case let .failed(error):
+                downstream.deliverHeld(.value(.failure(error)))
+                downstream.deliverHeld(.completed)
+            case .completed:
+                downstream.deliverHeld(.completed)
+            case .interrupted:
+                downstream.deliverHeld(.interrupted)
+            }
+        }
+    }
+}
+
+/// `dematerialize`.
+@usableFromInline
+struct DematerializeOperator<Carrier: EventProtocol>: UnaryOperator {
+    @usableFromInline typealias Input = Carrier
+    @usableFromInline typealias Output = Carrier.Value
+    @usableFromInline typealias InputError = Never
+    @usableFromInline typealias OutputError = Carrier.Error
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Carrier, Never>.Event) -> Void
+    where Sink.Value == Carrier.Value, Sink.Error == Carrier.Error {
+        { event in
+            switch event {
+            case let .value(carried): downstream.deliverHeld(carried.event)
+            case let .failed(never): switch never {}
+            case .completed: downstream.deliverHeld(.completed)
+            case .interrupted: downstream.deliverHeld(.interrupted)
+            }
+        }
+    }
+}
+
+/// `dematerializeResults`.
+@usableFromInline
+struct DematerializeResultsOperator<Success, Failure: Swift.Error>: UnaryOperator {
+    @usableFromInline typealias Input = Result<Success, Failure>
+    @usableFromInline typealias Output = Success
+    @usableFromInline typealias InputError = Never
+    @usableFromInline typealias OutputError = Failure
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Result<Success, Failure>, Never>.Event) -> Void
+    where Sink.Value == Success, Sink.Error == Failure {
+        { event in
+            switch event {
+            case let .value(.success(value)): downstream.deliverHeld(.value(value))
+            case let .value(.failure(error)): downstream.deliverHeld(.failed(error))
+            case let .failed(never): switch never {}
+            case .completed: downstream.deliverHeld(.completed)
+            case .interrupted: downstream.deliverHeld(.interrupted)
+            }
+        }
+    }
+}
+
+extension SignalProducer {
+    /// `Signal.materialize()` on every run. One link per start.
+    @inlinable
+    public func materialize() -> SignalProducer<Signal<Value, Error>.Event, Never> {
+        lift(MaterializeOperator())
+    }
+
+    /// `Signal.materializeResults()` on every run. One link per start.
+    @inlinable
+    public func materializeResults() -> SignalProducer<Result<Value, Error>, Never> {
+        lift(MaterializeResultsOperator())
+    }
+}
+
+extension SignalProducer where Value: EventProtocol, Error == Never {
+    /// `Signal.dematerialize()` on every run. One link per start.
+    @inlinable
+    public func dematerialize() -> SignalProducer<Value.Value, Value.Error> {
+        lift(DematerializeOperator())
+    }
+}
+
+extension SignalProducer where Error == Never {
+    /// `Signal.dematerializeResults()` on every run. One link per start.
+    @inlinable
+    public func dematerializeResults<Success, Failure>() -> SignalProducer<Success, Failure>
+    where Value == Result<Success, Failure> {
+        lift(DematerializeResultsOperator())
     }
 }

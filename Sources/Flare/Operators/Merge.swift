@@ -58,3 +58,28 @@ extension Signal {
         merge(signals)
     }
 }
+
+extension SignalProducer {
+    /// `Signal.merge(with:)` of a run of this producer and one of `other`,
+    /// this one started first: every value of both, as they arrive.
+    public func merge<Other: SignalProducerConvertible>(
+        with other: Other
+    ) -> SignalProducer<Value, Error> where Other.Value == Value, Other.Error == Error {
+        SignalProducer.merge([self, other.producer])
+    }
+
+    /// `Signal.merge(_:)` of one run of each producer, started in order.
+    /// With no producer, the runs complete at once.
+    public static func merge<Seq: Sequence>(_ producers: Seq) -> SignalProducer<Value, Error>
+    where Seq.Element: SignalProducerConvertible, Seq.Element.Value == Value, Seq.Element.Error == Error {
+        let inputs = producers.map(\.producer)
+        guard !inputs.isEmpty else { return .empty }
+        return startingTogether(inputs) { Signal.merge($0) }
+    }
+
+    /// `Signal.merge(_:)` of one run of each producer, started in order.
+    public static func merge<Producer: SignalProducerConvertible>(_ producers: Producer...) -> SignalProducer<Value, Error>
+    where Producer.Value == Value, Producer.Error == Error {
+        merge(producers)
+    }
+}

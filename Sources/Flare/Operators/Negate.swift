@@ -8,3 +8,11 @@ extension Signal where Value == Bool {
         map { !$0 }
     }
 }
+
+extension SignalProducer where Value == Bool {
+    /// `Signal.negate()` on every run. One link per start.
+    @inlinable
+    public func negate() -> SignalProducer<Bool, Error> {
+        map { !$0 }
+    }
+}

@@ -6,16 +6,7 @@ extension Signal where Error == Never {
     /// failure is ever sent. Observes upstream until either terminates.
     @inlinable
     public func promoteError<F>(_: F.Type = F.self) -> Signal<Value, F> {
-        liftCore { downstream in
-            { event in
-                switch event {
-                case let .value(value): downstream.deliverHeld(.value(value))
-                case let .failed(never): switch never {}
-                case .completed: downstream.deliverHeld(.completed)
-                case .interrupted: downstream.deliverHeld(.interrupted)
-                }
-            }
-        }
+        lift(PromoteErrorOperator())
     }
 
     /// Returns `self`: promoting `Never` to `Never` changes nothing.
@@ -36,16 +27,7 @@ extension Signal where Value == Never {
     /// Observes upstream until either terminates.
     @inlinable
     public func promoteValue<U>(_: U.Type = U.self) -> Signal<U, Error> {
-        liftCore { downstream in
-            { event in
-                switch event {
-                case let .value(never): switch never {}
-                case let .failed(error): downstream.deliverHeld(.failed(error))
-                case .completed: downstream.deliverHeld(.completed)
-                case .interrupted: downstream.deliverHeld(.interrupted)
-                }
-            }
-        }
+        lift(PromoteValueOperator())
     }
 
     /// Returns `self`: promoting `Never` to `Never` changes nothing.
@@ -54,6 +36,84 @@ extension Signal where Value == Never {
     /// as in ReactiveSwift.
     @inlinable
     public func promoteValue(_: Value.Type = Value.self) -> Signal<Value, Error> {
+        self
+    }
+}
+
+/// `promoteError`.
+@usableFromInline
+struct PromoteErrorOperator<Value, F: Swift.Error>: UnaryOperator {
+    @usableFromInline typealias Input = Value
+    @usableFromInline typealias Output = Value
+    @usableFromInline typealias InputError = Never
+    @usableFromInline typealias OutputError = F
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Value, Never>.Event) -> Void
+    where Sink.Value == Value, Sink.Error == F {
+        { event in
+            switch event {
+            case let .value(value): downstream.deliverHeld(.value(value))
+            case let .failed(never): switch never {}
+            case .completed: downstream.deliverHeld(.completed)
+            case .interrupted: downstream.deliverHeld(.interrupted)
+            }
+        }
+    }
+}
+
+/// `promoteValue`.
+@usableFromInline
+struct PromoteValueOperator<U, Error: Swift.Error>: UnaryOperator {
+    @usableFromInline typealias Input = Never
+    @usableFromInline typealias Output = U
+    @usableFromInline typealias InputError = Error
+    @usableFromInline typealias OutputError = Error
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Never, Error>.Event) -> Void
+    where Sink.Value == U, Sink.Error == Error {
+        { event in
+            switch event {
+            case let .value(never): switch never {}
+            case let .failed(error): downstream.deliverHeld(.failed(error))
+            case .completed: downstream.deliverHeld(.completed)
+            case .interrupted: downstream.deliverHeld(.interrupted)
+            }
+        }
+    }
+}
+
+extension SignalProducer where Error == Never {
+    /// `Signal.promoteError(_:)` on every run. One link per start.
+    @inlinable
+    public func promoteError<F>(_: F.Type = F.self) -> SignalProducer<Value, F> {
+        lift(PromoteErrorOperator())
+    }
+
+    /// Returns `self`: promoting `Never` to `Never` changes nothing.
+    @inlinable
+    public func promoteError(_: Error.Type = Error.self) -> SignalProducer<Value, Error> {
+        self
+    }
+}
+
+extension SignalProducer where Value == Never {
+    /// `Signal.promoteValue(_:)` on every run. One link per start.
+    @inlinable
+    public func promoteValue<U>(_: U.Type = U.self) -> SignalProducer<U, Error> {
+        lift(PromoteValueOperator())
+    }
+
+    /// Returns `self`: promoting `Never` to `Never` changes nothing.
+    @inlinable
+    public func promoteValue(_: Value.Type = Value.self) -> SignalProducer<Value, Error> {
         self
     }
 }

@@ -11,7 +11,7 @@ extension Signal {
     ///   - nextPartialResult: Combines the result so far with a value.
     @inlinable
     public func reduce<U>(_ initialResult: U, _ nextPartialResult: @escaping (U, Value) -> U) -> Signal<U, Error> {
-        reduce(into: initialResult) { result, value in result = nextPartialResult(result, value) }
+        lift(ReduceOperator(initialResult: initialResult) { result, value in result = nextPartialResult(result, value) })
     }
 
     /// Combines every value into one result, updated in place, and sends it
@@ -20,21 +20,55 @@ extension Signal {
     /// Same event semantics as `reduce(_:_:)`.
     @inlinable
     public func reduce<U>(into initialResult: U, _ nextPartialResult: @escaping (inout U, Value) -> Void) -> Signal<U, Error> {
-        liftCore { downstream in
-            var result = initialResult
-            return { event in
-                switch event {
-                case let .value(value):
-                    nextPartialResult(&result, value)
-                case .completed:
-                    downstream.deliverHeld(.value(result))
-                    downstream.deliverHeld(.completed)
-                case let .failed(error):
-                    downstream.deliverHeld(.failed(error))
-                case .interrupted:
-                    downstream.deliverHeld(.interrupted)
-                }
+        lift(ReduceOperator(initialResult: initialResult, nextPartialResult: nextPartialResult))
+    }
+}
+
+/// `reduce(into:_:)`.
+@usableFromInline
+struct ReduceOperator<Value, U, Error: Swift.Error>: UnaryOperator {
+    @usableFromInline typealias Input = Value
+    @usableFromInline typealias Output = U
+    @usableFromInline typealias InputError = Error
+    @usableFromInline typealias OutputError = Error
+    @usableFromInline let initialResult: U
+    @usableFromInline let nextPartialResult: (inout U, Value) -> Void
+
+    @inlinable
+    init(initialResult: U, nextPartialResult: @escaping (inout U, Value) -> Void) { self.initialResult = initialResult; self.nextPartialResult = nextPartialResult }
+
+    @inlinable
+    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Value, Error>.Event) -> Void
+    where Sink.Value == U, Sink.Error == Error {
+        var result = initialResult
+        return { event in
+            switch event {
+            case let .value(value):
+                nextPartialResult(&result, value)
+            case .completed:
+                downstream.deliverHeld(.value(result))
+                downstream.deliverHeld(.completed)
+            case let .failed(error):
+                downstream.deliverHeld(.failed(error))
+            case .interrupted:
+                downstream.deliverHeld(.interrupted)
             }
         }
+    }
+}
+
+extension SignalProducer {
+    /// `Signal.reduce(_:_:)` on every run: one result, sent on completion.
+    /// One link per start.
+    @inlinable
+    public func reduce<U>(_ initialResult: U, _ nextPartialResult: @escaping (U, Value) -> U) -> SignalProducer<U, Error> {
+        lift(ReduceOperator(initialResult: initialResult) { result, value in result = nextPartialResult(result, value) })
+    }
+
+    /// `Signal.reduce(into:_:)` on every run (each run starts from
+    /// `initialResult`). One link per start.
+    @inlinable
+    public func reduce<U>(into initialResult: U, _ nextPartialResult: @escaping (inout U, Value) -> Void) -> SignalProducer<U, Error> {
+        lift(ReduceOperator(initialResult: initialResult, nextPartialResult: nextPartialResult))
     }
 }

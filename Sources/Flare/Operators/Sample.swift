@@ -57,3 +57,21 @@ extension Signal {
         sample(with: sampler).map { $0.0 }
     }
 }
+
+extension SignalProducer {
+    /// `Signal.sample(with:)` of a run of this producer and one of
+    /// `sampler`, this one started first.
+    public func sample<Sampler: SignalProducerConvertible>(
+        with sampler: Sampler
+    ) -> SignalProducer<(Value, Sampler.Value), Error> where Sampler.Error == Never {
+        liftLeft { left in { right in left.sample(with: right) } }(sampler.producer)
+    }
+
+    /// `Signal.sample(on:)` of a run of this producer and one of `sampler`,
+    /// this one started first.
+    public func sample<Sampler: SignalProducerConvertible>(
+        on sampler: Sampler
+    ) -> SignalProducer<Value, Error> where Sampler.Value == (), Sampler.Error == Never {
+        liftLeft { left in { right in left.sample(on: right) } }(sampler.producer)
+    }
+}

@@ -10,7 +10,7 @@ extension Signal {
     ///   - nextPartialResult: Combines the result so far with a value.
     @inlinable
     public func scan<U>(_ initialResult: U, _ nextPartialResult: @escaping (U, Value) -> U) -> Signal<U, Error> {
-        scan(into: initialResult) { result, value in result = nextPartialResult(result, value) }
+        lift(ScanMapOperator.scan(initialResult, nextPartialResult))
     }
 
     /// Combines each value into a running result, updated in place, and
@@ -19,10 +19,7 @@ extension Signal {
     /// Same event semantics as `scan(_:_:)`.
     @inlinable
     public func scan<U>(into initialResult: U, _ nextPartialResult: @escaping (inout U, Value) -> Void) -> Signal<U, Error> {
-        scanMap(into: initialResult) { result, value in
-            nextPartialResult(&result, value)
-            return result
-        }
+        lift(ScanMapOperator.scan(into: initialResult, nextPartialResult))
     }
 
     /// Threads a state through the values and sends an output computed with
@@ -33,11 +30,7 @@ extension Signal {
     /// Observes upstream until either terminates.
     @inlinable
     public func scanMap<State, U>(_ initialState: State, _ next: @escaping (State, Value) -> (State, U)) -> Signal<U, Error> {
-        scanMap(into: initialState) { state, value in
-            let (nextState, output) = next(state, value)
-            state = nextState
-            return output
-        }
+        lift(ScanMapOperator.scanMap(initialState, next))
     }
 
     /// Threads a state, updated in place, through the values and sends an
@@ -46,17 +39,7 @@ extension Signal {
     /// Same event semantics as `scanMap(_:_:)`.
     @inlinable
     public func scanMap<State, U>(into initialState: State, _ next: @escaping (inout State, Value) -> U) -> Signal<U, Error> {
-        liftCore { downstream in
-            var state = initialState
-            return { event in
-                switch event {
-                case let .value(value): downstream.deliverHeld(.value(next(&state, value)))
-                case let .failed(error): downstream.deliverHeld(.failed(error))
-                case .completed: downstream.deliverHeld(.completed)
-                case .interrupted: downstream.deliverHeld(.interrupted)
-                }
-            }
-        }
+        lift(ScanMapOperator(initialState: initialState, next: next))
     }
 
     /// Sends each value paired with the value before it, starting with the
@@ -84,18 +67,131 @@ extension Signal {
     /// initial value.
     @inlinable
     func combinePrevious(seed: Value?) -> Signal<(Value, Value), Error> {
-        liftCore { downstream in
-            var previous = seed
-            return { event in
-                switch event {
-                case let .value(value):
-                    if let previous { downstream.deliverHeld(.value((previous, value))) }
-                    previous = value
-                case let .failed(error): downstream.deliverHeld(.failed(error))
-                case .completed: downstream.deliverHeld(.completed)
-                case .interrupted: downstream.deliverHeld(.interrupted)
-                }
+        lift(CombinePreviousOperator(seed: seed))
+    }
+}
+
+/// `scanMap(into:_:)`, under every `scan`.
+@usableFromInline
+struct ScanMapOperator<Value, State, U, Error: Swift.Error>: UnaryOperator {
+    @usableFromInline typealias Input = Value
+    @usableFromInline typealias Output = U
+    @usableFromInline typealias InputError = Error
+    @usableFromInline typealias OutputError = Error
+    @usableFromInline let initialState: State
+    @usableFromInline let next: (inout State, Value) -> U
+
+    @inlinable
+    init(initialState: State, next: @escaping (inout State, Value) -> U) { self.initialState = initialState; self.next = next }
+
+    @inlinable
+    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Value, Error>.Event) -> Void
+    where Sink.Value == U, Sink.Error == Error {
+        var state = initialState
+        return { event in
+            switch event {
+            case let .value(value): downstream.deliverHeld(.value(next(&state, value)))
+            case let .failed(error): downstream.deliverHeld(.failed(error))
+            case .completed: downstream.deliverHeld(.completed)
+            case .interrupted: downstream.deliverHeld(.interrupted)
             }
+        }
+    }
+}
+
+/// `combinePrevious`.
+@usableFromInline
+struct CombinePreviousOperator<Value, Error: Swift.Error>: UnaryOperator {
+    @usableFromInline typealias Input = Value
+    @usableFromInline typealias Output = (Value, Value)
+    @usableFromInline typealias InputError = Error
+    @usableFromInline typealias OutputError = Error
+    @usableFromInline let seed: Value?
+
+    @inlinable
+    init(seed: Value?) { self.seed = seed }
+
+    @inlinable
+    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Value, Error>.Event) -> Void
+    where Sink.Value == (Value, Value), Sink.Error == Error {
+        var previous = seed
+        return { event in
+            switch event {
+            case let .value(value):
+                if let previous { downstream.deliverHeld(.value((previous, value))) }
+                previous = value
+            case let .failed(error): downstream.deliverHeld(.failed(error))
+            case .completed: downstream.deliverHeld(.completed)
+            case .interrupted: downstream.deliverHeld(.interrupted)
+            }
+        }
+    }
+}
+
+extension SignalProducer {
+    /// `Signal.scan(_:_:)` on every run (each run starts from
+    /// `initialResult`). One link per start.
+    @inlinable
+    public func scan<U>(_ initialResult: U, _ nextPartialResult: @escaping (U, Value) -> U) -> SignalProducer<U, Error> {
+        lift(ScanMapOperator.scan(initialResult, nextPartialResult))
+    }
+
+    /// `Signal.scan(into:_:)` on every run. One link per start.
+    @inlinable
+    public func scan<U>(into initialResult: U, _ nextPartialResult: @escaping (inout U, Value) -> Void) -> SignalProducer<U, Error> {
+        lift(ScanMapOperator.scan(into: initialResult, nextPartialResult))
+    }
+
+    /// `Signal.scanMap(_:_:)` on every run. One link per start.
+    @inlinable
+    public func scanMap<State, U>(_ initialState: State, _ next: @escaping (State, Value) -> (State, U)) -> SignalProducer<U, Error> {
+        lift(ScanMapOperator.scanMap(initialState, next))
+    }
+
+    /// `Signal.scanMap(into:_:)` on every run. One link per start.
+    @inlinable
+    public func scanMap<State, U>(into initialState: State, _ next: @escaping (inout State, Value) -> U) -> SignalProducer<U, Error> {
+        lift(ScanMapOperator(initialState: initialState, next: next))
+    }
+
+    /// `Signal.combinePrevious()` on every run. One link per start.
+    @inlinable
+    public func combinePrevious() -> SignalProducer<(Value, Value), Error> {
+        lift(CombinePreviousOperator(seed: nil))
+    }
+
+    /// `Signal.combinePrevious(_:)` on every run. One link per start.
+    @inlinable
+    public func combinePrevious(_ initial: Value) -> SignalProducer<(Value, Value), Error> {
+        lift(CombinePreviousOperator(seed: .some(initial)))
+    }
+}
+
+extension ScanMapOperator where State == U {
+    /// `scan(_:_:)`: the running result is both the state and the output.
+    @inlinable
+    static func scan(_ initialResult: U, _ nextPartialResult: @escaping (U, Value) -> U) -> ScanMapOperator {
+        scan(into: initialResult) { result, value in result = nextPartialResult(result, value) }
+    }
+
+    /// `scan(into:_:)`.
+    @inlinable
+    static func scan(into initialResult: U, _ nextPartialResult: @escaping (inout U, Value) -> Void) -> ScanMapOperator {
+        ScanMapOperator(initialState: initialResult) { result, value in
+            nextPartialResult(&result, value)
+            return result
+        }
+    }
+}
+
+extension ScanMapOperator {
+    /// `scanMap(_:_:)`: the state threaded by value.
+    @inlinable
+    static func scanMap(_ initialState: State, _ next: @escaping (State, Value) -> (State, U)) -> ScanMapOperator {
+        ScanMapOperator(initialState: initialState) { state, value in
+            let (nextState, output) = next(state, value)
+            state = nextState
+            return output
         }
     }
 }

@@ -21,19 +21,82 @@ extension Signal {
         disposed: (() -> Void)? = nil,
         value: ((Value) -> Void)? = nil
     ) -> Signal<Value, Error> {
-        liftCore { downstream in
-            if let disposed { downstream.lifetime.observeEnded(disposed) }
-            return { received in
-                event?(received)
-                switch received {
-                case let .value(v): value?(v)
-                case let .failed(error): failed?(error)
-                case .completed: completed?()
-                case .interrupted: interrupted?()
-                }
-                if received.isTerminating { terminated?() }
-                downstream.deliverHeld(received)
+        lift(SideEffectsOperator(
+            event: event, failed: failed, completed: completed, interrupted: interrupted,
+            terminated: terminated, disposed: disposed, value: value))
+    }
+}
+
+/// `on(...)`: side effects.
+@usableFromInline
+struct SideEffectsOperator<Value, Error: Swift.Error>: FilteringOperator {
+    @usableFromInline let event: ((Signal<Value, Error>.Event) -> Void)?
+    @usableFromInline let failed: ((Error) -> Void)?
+    @usableFromInline let completed: (() -> Void)?
+    @usableFromInline let interrupted: (() -> Void)?
+    @usableFromInline let terminated: (() -> Void)?
+    @usableFromInline let disposed: (() -> Void)?
+    @usableFromInline let value: ((Value) -> Void)?
+
+    @inlinable
+    init(
+        event: ((Signal<Value, Error>.Event) -> Void)?, failed: ((Error) -> Void)?, completed: (() -> Void)?,
+        interrupted: (() -> Void)?, terminated: (() -> Void)?, disposed: (() -> Void)?, value: ((Value) -> Void)?
+    ) {
+        self.event = event
+        self.failed = failed
+        self.completed = completed
+        self.interrupted = interrupted
+        self.terminated = terminated
+        self.disposed = disposed
+        self.value = value
+    }
+
+    @inlinable
+    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Value, Error>.Event) -> Void
+    where Sink.Value == Value, Sink.Error == Error {
+        if let disposed { downstream.lifetime.observeEnded(disposed) }
+        return { received in
+            event?(received)
+            switch received {
+            case let .value(v): value?(v)
+            case let .failed(error): failed?(error)
+            case .completed: completed?()
+            case .interrupted: interrupted?()
             }
+            if received.isTerminating { terminated?() }
+            downstream.deliverHeld(received)
+        }
+    }
+}
+
+extension SignalProducer {
+    /// `Signal.on(...)` on every run: side effects for the events passing
+    /// through; `disposed` runs once per run, when the run ends (terminal
+    /// event, disposal, or an operator ending it). Also `starting`, called
+    /// at each start before the start handler runs, and `started`, after it
+    /// returned. One link per start (plus, with `starting` or `started`, a
+    /// run of its own around it).
+    @inlinable
+    public func on(
+        starting: (() -> Void)? = nil,
+        started: (() -> Void)? = nil,
+        event: ((Signal<Value, Error>.Event) -> Void)? = nil,
+        failed: ((Error) -> Void)? = nil,
+        completed: (() -> Void)? = nil,
+        interrupted: (() -> Void)? = nil,
+        terminated: (() -> Void)? = nil,
+        disposed: (() -> Void)? = nil,
+        value: ((Value) -> Void)? = nil
+    ) -> SignalProducer<Value, Error> {
+        let lifted = lift(SideEffectsOperator(
+            event: event, failed: failed, completed: completed, interrupted: interrupted,
+            terminated: terminated, disposed: disposed, value: value))
+        guard starting != nil || started != nil else { return lifted }
+        return SignalProducer { observer, lifetime in
+            starting?()
+            lifetime += lifted.start(observer)
+            started?()
         }
     }
 }

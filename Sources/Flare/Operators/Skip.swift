@@ -7,18 +7,8 @@ extension Signal {
     /// - Precondition: `count >= 0`.
     @inlinable
     public func skip(first count: Int) -> Signal<Value, Error> {
-        precondition(count >= 0, "skip(first:) needs a non-negative count")
-        guard count > 0 else { return self }
-        return liftCore { downstream in
-            var remaining = count
-            return { event in
-                if case .value = event, remaining > 0 {
-                    remaining &-= 1
-                    return
-                }
-                downstream.deliverHeld(event)
-            }
-        }
+        guard SkipFirstOperator<Value, Error>.skipsAny(count) else { return self }
+        return lift(SkipFirstOperator(count: count))
     }
 
     /// Drops values while `shouldContinue` returns true; from the first value
@@ -30,16 +20,7 @@ extension Signal {
     /// until either terminates.
     @inlinable
     public func skip(while shouldContinue: @escaping (Value) -> Bool) -> Signal<Value, Error> {
-        liftCore { downstream in
-            var isSkipping = true
-            return { event in
-                if isSkipping, case let .value(value) = event {
-                    guard !shouldContinue(value) else { return }
-                    isSkipping = false
-                }
-                downstream.deliverHeld(event)
-            }
-        }
+        lift(SkipWhileOperator(shouldContinue: shouldContinue))
     }
 
     /// Drops each value that `isEquivalent` deems equivalent to the last
@@ -50,16 +31,7 @@ extension Signal {
     /// until either terminates.
     @inlinable
     public func skipRepeats(_ isEquivalent: @escaping (Value, Value) -> Bool) -> Signal<Value, Error> {
-        liftCore { downstream in
-            var last: Value?
-            return { event in
-                if case let .value(value) = event {
-                    if let last, isEquivalent(last, value) { return }
-                    last = value
-                }
-                downstream.deliverHeld(event)
-            }
-        }
+        lift(SkipRepeatsOperator(isEquivalent: isEquivalent))
     }
 
     /// Forwards a value only if its identity, as given by `transform`, has
@@ -70,13 +42,7 @@ extension Signal {
     /// unchanged. Observes upstream until either terminates.
     @inlinable
     public func uniqueValues<Identity: Hashable>(_ transform: @escaping (Value) -> Identity) -> Signal<Value, Error> {
-        liftCore { downstream in
-            var seen = Set<Identity>()
-            return { event in
-                if case let .value(value) = event, !seen.insert(transform(value)).inserted { return }
-                downstream.deliverHeld(event)
-            }
-        }
+        lift(UniqueValuesOperator(transform: transform))
     }
 
 }
@@ -113,6 +79,152 @@ extension Signal where Value: Hashable {
     /// either terminates.
     @inlinable
     public func uniqueValues() -> Signal<Value, Error> {
+        uniqueValues { $0 }
+    }
+}
+
+/// `skip(first:)`.
+@usableFromInline
+struct SkipFirstOperator<Value, Error: Swift.Error>: FilteringOperator {
+    @usableFromInline let count: Int
+
+    @inlinable
+    init(count: Int) { self.count = count }
+
+    /// Whether `skip(first: count)` drops anything; stops on a negative count.
+    @inlinable
+    static func skipsAny(_ count: Int) -> Bool {
+        precondition(count >= 0, "skip(first:) needs a non-negative count, got \(count)")
+        return count > 0
+    }
+
+    @inlinable
+    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Value, Error>.Event) -> Void
+    where Sink.Value == Value, Sink.Error == Error {
+        var remaining = count
+        return { event in
+            if case .value = event, remaining > 0 {
+                remaining &-= 1
+                return
+            }
+            downstream.deliverHeld(event)
+        }
+    }
+}
+
+/// `skip(while:)`.
+@usableFromInline
+struct SkipWhileOperator<Value, Error: Swift.Error>: FilteringOperator {
+    @usableFromInline let shouldContinue: (Value) -> Bool
+
+    @inlinable
+    init(shouldContinue: @escaping (Value) -> Bool) { self.shouldContinue = shouldContinue }
+
+    @inlinable
+    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Value, Error>.Event) -> Void
+    where Sink.Value == Value, Sink.Error == Error {
+        var isSkipping = true
+        return { [shouldContinue] event in
+            if isSkipping, case let .value(value) = event {
+                guard !shouldContinue(value) else { return }
+                isSkipping = false
+            }
+            downstream.deliverHeld(event)
+        }
+    }
+}
+
+/// `skipRepeats(_:)`.
+@usableFromInline
+struct SkipRepeatsOperator<Value, Error: Swift.Error>: FilteringOperator {
+    @usableFromInline let isEquivalent: (Value, Value) -> Bool
+
+    @inlinable
+    init(isEquivalent: @escaping (Value, Value) -> Bool) { self.isEquivalent = isEquivalent }
+
+    @inlinable
+    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Value, Error>.Event) -> Void
+    where Sink.Value == Value, Sink.Error == Error {
+        var last: Value?
+        return { [isEquivalent] event in
+            if case let .value(value) = event {
+                if let last, isEquivalent(last, value) { return }
+                last = value
+            }
+            downstream.deliverHeld(event)
+        }
+    }
+}
+
+/// `uniqueValues(_:)`.
+@usableFromInline
+struct UniqueValuesOperator<Value, Error: Swift.Error, Identity: Hashable>: FilteringOperator {
+    @usableFromInline let transform: (Value) -> Identity
+
+    @inlinable
+    init(transform: @escaping (Value) -> Identity) { self.transform = transform }
+
+    @inlinable
+    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Value, Error>.Event) -> Void
+    where Sink.Value == Value, Sink.Error == Error {
+        var seen = Set<Identity>()
+        return { [transform] event in
+            if case let .value(value) = event, !seen.insert(transform(value)).inserted { return }
+            downstream.deliverHeld(event)
+        }
+    }
+}
+
+extension SignalProducer {
+    /// `Signal.skip(first:)` on every run: drops the first `count` values.
+    /// One link per start.
+    ///
+    /// - Precondition: `count >= 0`.
+    @inlinable
+    public func skip(first count: Int) -> SignalProducer<Value, Error> {
+        guard SkipFirstOperator<Value, Error>.skipsAny(count) else { return self }
+        return lift(SkipFirstOperator(count: count))
+    }
+
+    /// `Signal.skip(while:)` on every run: drops values while
+    /// `shouldContinue` holds. One link per start.
+    @inlinable
+    public func skip(while shouldContinue: @escaping (Value) -> Bool) -> SignalProducer<Value, Error> {
+        lift(SkipWhileOperator(shouldContinue: shouldContinue))
+    }
+
+    /// `Signal.skipRepeats(_:)` on every run. One link per start.
+    @inlinable
+    public func skipRepeats(_ isEquivalent: @escaping (Value, Value) -> Bool) -> SignalProducer<Value, Error> {
+        lift(SkipRepeatsOperator(isEquivalent: isEquivalent))
+    }
+
+    /// `Signal.uniqueValues(_:)` on every run (each run keeps its own set).
+    /// One link per start.
+    @inlinable
+    public func uniqueValues<Identity: Hashable>(_ transform: @escaping (Value) -> Identity) -> SignalProducer<Value, Error> {
+        lift(UniqueValuesOperator(transform: transform))
+    }
+
+    /// `Signal.skipNil()` on every run. One link per start.
+    @inlinable
+    public func skipNil<Wrapped>() -> SignalProducer<Wrapped, Error> where Value == Wrapped? {
+        compactMap { $0 }
+    }
+}
+
+extension SignalProducer where Value: Equatable {
+    /// `Signal.skipRepeats()` on every run. One link per start.
+    @inlinable
+    public func skipRepeats() -> SignalProducer<Value, Error> {
+        skipRepeats(==)
+    }
+}
+
+extension SignalProducer where Value: Hashable {
+    /// `Signal.uniqueValues()` on every run. One link per start.
+    @inlinable
+    public func uniqueValues() -> SignalProducer<Value, Error> {
         uniqueValues { $0 }
     }
 }

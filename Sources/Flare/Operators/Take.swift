@@ -11,21 +11,8 @@ extension Signal {
     /// - Precondition: `count >= 0`.
     @inlinable
     public func take(first count: Int) -> Signal<Value, Error> {
-        precondition(count >= 0, "take(first:) needs a non-negative count")
-        guard count > 0 else { return .empty }
-        return liftCore { downstream in
-            var remaining = count
-            return { event in
-                guard case let .value(value) = event else {
-                    downstream.deliverHeld(event)
-                    return
-                }
-                guard remaining > 0 else { return }
-                remaining &-= 1
-                downstream.deliverHeld(.value(value))
-                if remaining == 0 { downstream.deliverHeld(.completed) }
-            }
-        }
+        guard TakeFirstOperator<Value, Error>.takesAny(count) else { return .empty }
+        return lift(TakeFirstOperator(count: count))
     }
 
     /// Waits for upstream to complete, then sends its last `count` values
@@ -39,35 +26,7 @@ extension Signal {
     /// - Precondition: `count >= 0`.
     @inlinable
     public func take(last count: Int) -> Signal<Value, Error> {
-        precondition(count >= 0, "take(last:) needs a non-negative count")
-        return liftCore { downstream in
-            // A ring: once full, `oldest` is where the next value overwrites.
-            var ring: [Value] = []
-            var oldest = 0
-            return { event in
-                switch event {
-                case let .value(value):
-                    guard count > 0 else { return }
-                    if ring.count < count {
-                        ring.append(value)
-                    } else {
-                        ring[oldest] = value
-                        oldest = oldest == count &- 1 ? 0 : oldest &+ 1
-                    }
-                case .completed:
-                    let held = ring
-                    ring = []
-                    for i in held.indices {
-                        let index = oldest &+ i
-                        downstream.deliverHeld(.value(held[index < held.count ? index : index &- held.count]))
-                    }
-                    downstream.deliverHeld(.completed)
-                case .failed, .interrupted:
-                    ring = []
-                    downstream.deliverHeld(event)
-                }
-            }
-        }
+        lift(TakeLastOperator(count: count))
     }
 
     /// Forwards values while `shouldContinue` returns true; at the first
@@ -78,7 +37,7 @@ extension Signal {
     /// before that pass through unchanged.
     @inlinable
     public func take(while shouldContinue: @escaping (Value) -> Bool) -> Signal<Value, Error> {
-        takeWhile(shouldContinue, forwardingTheLast: false)
+        lift(TakeWhileOperator(shouldContinue: shouldContinue, forwardingTheLast: false))
     }
 
     /// Forwards values while `shouldContinue` returns true; the first value
@@ -93,32 +52,7 @@ extension Signal {
     /// operator: it completes when another signal fires.
     @inlinable
     public func take(until shouldContinue: @escaping (Value) -> Bool) -> Signal<Value, Error> {
-        takeWhile(shouldContinue, forwardingTheLast: true)
-    }
-
-    /// `take(while:)`, and with `forwardingTheLast`, `take(until:)`: forwards
-    /// values while `shouldContinue` holds and completes at the first value
-    /// that fails it, forwarding that value first if `forwardingTheLast`
-    /// (each value is then forwarded before `shouldContinue` sees it).
-    @inlinable
-    func takeWhile(_ shouldContinue: @escaping (Value) -> Bool, forwardingTheLast: Bool) -> Signal<Value, Error> {
-        liftCore { downstream in
-            var isTaking = true
-            return { event in
-                guard case let .value(value) = event else {
-                    downstream.deliverHeld(event)
-                    return
-                }
-                guard isTaking else { return }
-                if forwardingTheLast { downstream.deliverHeld(event) }
-                if !shouldContinue(value) {
-                    isTaking = false
-                    downstream.deliverHeld(.completed)
-                } else if !forwardingTheLast {
-                    downstream.deliverHeld(event)
-                }
-            }
-        }
+        lift(TakeWhileOperator(shouldContinue: shouldContinue, forwardingTheLast: true))
     }
 
     /// Forwards every event until `lifetime` ends, then completes.
@@ -146,5 +80,161 @@ extension Signal {
             // until its removed handlers are pruned.
             innerLifetime += lifetime.observeEnded { [weak observer] in observer?.sendCompleted() }
         }
+    }
+}
+
+/// `take(first:)`.
+@usableFromInline
+struct TakeFirstOperator<Value, Error: Swift.Error>: FilteringOperator {
+    @usableFromInline let count: Int
+
+    @inlinable
+    init(count: Int) { self.count = count }
+
+    /// Whether `take(first: count)` forwards anything; stops on a negative
+    /// count.
+    @inlinable
+    static func takesAny(_ count: Int) -> Bool {
+        precondition(count >= 0, "take(first:) needs a non-negative count, got \(count)")
+        return count > 0
+    }
+
+    @inlinable
+    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Value, Error>.Event) -> Void
+    where Sink.Value == Value, Sink.Error == Error {
+        var remaining = count
+        return { event in
+            guard case let .value(value) = event else {
+                downstream.deliverHeld(event)
+                return
+            }
+            guard remaining > 0 else { return }
+            remaining &-= 1
+            downstream.deliverHeld(.value(value))
+            if remaining == 0 { downstream.deliverHeld(.completed) }
+        }
+    }
+}
+
+/// `take(last:)`.
+@usableFromInline
+struct TakeLastOperator<Value, Error: Swift.Error>: FilteringOperator {
+    @usableFromInline let count: Int
+
+    @inlinable
+    init(count: Int) {
+        precondition(count >= 0, "take(last:) needs a non-negative count, got \(count)")
+        self.count = count
+    }
+
+    @inlinable
+    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Value, Error>.Event) -> Void
+    where Sink.Value == Value, Sink.Error == Error {
+        // A ring: once full, `oldest` is where the next value overwrites.
+        var ring: [Value] = []
+        var oldest = 0
+        return { [count] event in
+            switch event {
+            case let .value(value):
+                guard count > 0 else { return }
+                if ring.count < count {
+                    ring.append(value)
+                } else {
+                    ring[oldest] = value
+                    oldest = oldest == count &- 1 ? 0 : oldest &+ 1
+                }
+            case .completed:
+                let held = ring
+                ring = []
+                for i in held.indices {
+                    let index = oldest &+ i
+                    downstream.deliverHeld(.value(held[index < held.count ? index : index &- held.count]))
+                }
+                downstream.deliverHeld(.completed)
+            case .failed, .interrupted:
+                ring = []
+                downstream.deliverHeld(event)
+            }
+        }
+    }
+}
+
+/// `take(while:)`.
+@usableFromInline
+struct TakeWhileOperator<Value, Error: Swift.Error>: FilteringOperator {
+    @usableFromInline let shouldContinue: (Value) -> Bool
+    /// `take(until:)`: each value is forwarded before `shouldContinue` sees
+    /// it, so the value that ends the operator is forwarded too.
+    @usableFromInline let forwardingTheLast: Bool
+
+    @inlinable
+    init(shouldContinue: @escaping (Value) -> Bool, forwardingTheLast: Bool) {
+        self.shouldContinue = shouldContinue
+        self.forwardingTheLast = forwardingTheLast
+    }
+
+    @inlinable
+    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Value, Error>.Event) -> Void
+    where Sink.Value == Value, Sink.Error == Error {
+        var isTaking = true
+        return { [shouldContinue, forwardingTheLast] event in
+            guard case let .value(value) = event else {
+                downstream.deliverHeld(event)
+                return
+            }
+            guard isTaking else { return }
+            if forwardingTheLast { downstream.deliverHeld(event) }
+            if !shouldContinue(value) {
+                isTaking = false
+                downstream.deliverHeld(.completed)
+            } else if !forwardingTheLast {
+                downstream.deliverHeld(event)
+            }
+        }
+    }
+}
+
+extension SignalProducer {
+    /// `Signal.take(first:)` on every run: the first `count` values, then
+    /// `completed`, which ends the run (its source is interrupted).
+    /// `take(first: 0)` completes at once without starting this producer.
+    /// One link per start.
+    ///
+    /// - Precondition: `count >= 0`.
+    @inlinable
+    public func take(first count: Int) -> SignalProducer<Value, Error> {
+        guard TakeFirstOperator<Value, Error>.takesAny(count) else { return .empty }
+        return lift(TakeFirstOperator(count: count))
+    }
+
+    /// `Signal.take(last:)` on every run: on completion, the last `count`
+    /// values, then `completed`. One link per start.
+    ///
+    /// - Precondition: `count >= 0`.
+    @inlinable
+    public func take(last count: Int) -> SignalProducer<Value, Error> {
+        lift(TakeLastOperator(count: count))
+    }
+
+    /// `Signal.take(while:)` on every run: values while `shouldContinue`
+    /// holds, then `completed`, which ends the run. One link per start.
+    @inlinable
+    public func take(while shouldContinue: @escaping (Value) -> Bool) -> SignalProducer<Value, Error> {
+        lift(TakeWhileOperator(shouldContinue: shouldContinue, forwardingTheLast: false))
+    }
+
+    /// `Signal.take(until:)` with a predicate, on every run: values while
+    /// `shouldContinue` holds, then the value that fails it and `completed`,
+    /// which ends the run. One link per start.
+    @inlinable
+    public func take(until shouldContinue: @escaping (Value) -> Bool) -> SignalProducer<Value, Error> {
+        lift(TakeWhileOperator(shouldContinue: shouldContinue, forwardingTheLast: true))
+    }
+
+    /// `Signal.take(during:)` on every run: completes the run when
+    /// `lifetime` ends. Its own serialization point per start (as on a
+    /// signal).
+    public func take(during lifetime: Lifetime) -> SignalProducer<Value, Error> {
+        lift { $0.take(during: lifetime) }
     }
 }

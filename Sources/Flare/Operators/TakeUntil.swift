@@ -117,3 +117,29 @@ extension Signal {
         }
     }
 }
+
+extension SignalProducer {
+    /// `Signal.take(until:)` of a run of this producer and one of `trigger`,
+    /// `trigger` started first.
+    public func take<Trigger: SignalProducerConvertible>(
+        until trigger: Trigger
+    ) -> SignalProducer<Value, Error> where Trigger.Value == (), Trigger.Error == Never {
+        liftRight { left in { right in left.take(until: right) } }(trigger.producer)
+    }
+
+    /// `Signal.take(untilReplacement:)` of a run of this producer and one of
+    /// `replacement`, `replacement` started first.
+    public func take<Replacement: SignalProducerConvertible>(
+        untilReplacement replacement: Replacement
+    ) -> SignalProducer<Value, Error> where Replacement.Value == Value, Replacement.Error == Error {
+        liftRight { left in { right in left.take(untilReplacement: right) } }(replacement.producer)
+    }
+
+    /// `Signal.skip(until:)` of a run of this producer and one of `trigger`,
+    /// `trigger` started first.
+    public func skip<Trigger: SignalProducerConvertible>(
+        until trigger: Trigger
+    ) -> SignalProducer<Value, Error> where Trigger.Value == (), Trigger.Error == Never {
+        liftRight { left in { right in left.skip(until: right) } }(trigger.producer)
+    }
+}

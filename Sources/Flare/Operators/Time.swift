@@ -399,3 +399,71 @@ extension Signal where Error == Never {
         return promoted.timeout(after: interval, raising: error, on: scheduler)
     }
 }
+
+// On producers, the time operators apply the signal operator to every run
+// (`lift`): like on a signal, each has a serialization point of its own,
+// for the events its scheduler sends.
+extension SignalProducer {
+    /// `Signal.observe(on:)` on every run: events delivered on `scheduler`.
+    public func observe(on scheduler: Scheduler) -> SignalProducer<Value, Error> {
+        lift { $0.observe(on: scheduler) }
+    }
+
+    /// `Signal.delay(_:on:)` on every run.
+    public func delay(_ interval: TimeInterval, on scheduler: DateScheduler) -> SignalProducer<Value, Error> {
+        lift { $0.delay(interval, on: scheduler) }
+    }
+
+    /// `Signal.throttle(_:on:)` on every run.
+    public func throttle(_ interval: TimeInterval, on scheduler: DateScheduler) -> SignalProducer<Value, Error> {
+        lift { $0.throttle(interval, on: scheduler) }
+    }
+
+    /// `Signal.throttle(while:on:)` of a run of this producer and one of
+    /// `shouldThrottle`, `shouldThrottle` started first (so that its
+    /// current value applies from the start).
+    public func throttle<Gate: SignalProducerConvertible>(
+        while shouldThrottle: Gate, on scheduler: Scheduler
+    ) -> SignalProducer<Value, Error> where Gate.Value == Bool, Gate.Error == Never {
+        liftRight { left in { right in left.throttle(while: right, on: scheduler) } }(shouldThrottle.producer)
+    }
+
+    /// `Signal.debounce(_:on:discardWhenCompleted:)` on every run.
+    public func debounce(
+        _ interval: TimeInterval, on scheduler: DateScheduler, discardWhenCompleted: Bool = true
+    ) -> SignalProducer<Value, Error> {
+        lift { $0.debounce(interval, on: scheduler, discardWhenCompleted: discardWhenCompleted) }
+    }
+
+    /// `Signal.collect(every:on:skipEmpty:discardWhenCompleted:)` on every
+    /// run.
+    public func collect(
+        every interval: DispatchTimeInterval, on scheduler: DateScheduler,
+        skipEmpty: Bool = false, discardWhenCompleted: Bool = true
+    ) -> SignalProducer<[Value], Error> {
+        lift { $0.collect(every: interval, on: scheduler, skipEmpty: skipEmpty, discardWhenCompleted: discardWhenCompleted) }
+    }
+
+    /// `Signal.lazyMap(on:transform:)` on every run.
+    public func lazyMap<U>(on scheduler: Scheduler, transform: @escaping (Value) -> U) -> SignalProducer<U, Error> {
+        lift { $0.lazyMap(on: scheduler, transform: transform) }
+    }
+
+    /// `Signal.timeout(after:raising:on:)` on every run: the timeout counts
+    /// from the start.
+    public func timeout(
+        after interval: TimeInterval, raising error: Error, on scheduler: DateScheduler
+    ) -> SignalProducer<Value, Error> {
+        lift { $0.timeout(after: interval, raising: error, on: scheduler) }
+    }
+}
+
+extension SignalProducer where Error == Never {
+    /// `Signal.timeout(after:raising:on:)` for a run that cannot fail
+    /// otherwise.
+    public func timeout<NewError>(
+        after interval: TimeInterval, raising error: NewError, on scheduler: DateScheduler
+    ) -> SignalProducer<Value, NewError> {
+        lift { $0.timeout(after: interval, raising: error, on: scheduler) }
+    }
+}

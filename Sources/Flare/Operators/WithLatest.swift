@@ -37,3 +37,14 @@ extension Signal {
         })
     }
 }
+
+extension SignalProducer {
+    /// `Signal.withLatest(from:)` of a run of this producer and one of
+    /// `samplee`, `samplee` started first (so that its values sent while
+    /// starting are already the latest).
+    public func withLatest<Samplee: SignalProducerConvertible>(
+        from samplee: Samplee
+    ) -> SignalProducer<(Value, Samplee.Value), Error> where Samplee.Error == Never {
+        liftRight { left in { right in left.withLatest(from: right) } }(samplee.producer)
+    }
+}

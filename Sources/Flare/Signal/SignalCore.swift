@@ -87,7 +87,7 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     /// A root core with a fresh serial word, whose queue holds at most
     /// `queueLimit` events sent from other threads.
     @usableFromInline
-    convenience init(queueLimit: QueueLimit) {
+    convenience init(queueLimit: QueueLimit = .default) {
         self.init(domain: SerialDomain(queueLimit: queueLimit), isRoot: true)
     }
 
@@ -575,9 +575,11 @@ final class Observation<Value, Error: Swift.Error>: Disposable, @unchecked Senda
     }
 
     /// True once the observer no longer receives events: disposed, or
-    /// terminated.
+    /// terminated. An acquire load: a thread that sees `true` sees what the
+    /// disposing thread did before `dispose()` (the delivery path's check,
+    /// `flare_entry_is_active`, is relaxed).
     @usableFromInline
-    var isDisposed: Bool { !flare_entry_is_active(entry) }
+    var isDisposed: Bool { flare_entry_is_claimed(entry) }
 
     @usableFromInline
     func dispose() {

@@ -49,3 +49,17 @@ extension Signal {
         pipe(disposable: disposable)
     }
 }
+
+extension SignalProducer {
+    /// A producer whose runs ReactiveSwift would leave unserialized; in
+    /// Flare, the same as `SignalProducer(startHandler)`: each run is
+    /// serialized and queues sends made from inside its observers, for the
+    /// reasons given for `Signal.unserialized(_:)`. It exists so that code
+    /// written against ReactiveSwift compiles unchanged. Cost: that of
+    /// `init(_:)`.
+    public static func unserialized(
+        _ startHandler: @escaping (Signal<Value, Error>.Observer, Lifetime) -> Void
+    ) -> SignalProducer {
+        SignalProducer(startHandler)
+    }
+}

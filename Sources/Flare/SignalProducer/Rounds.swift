@@ -1,0 +1,151 @@
+import Foundation
+import Synchronization
+
+/// What a round's terminal event leads to.
+@usableFromInline
+enum RoundEnd {
+    /// The event ends the whole run.
+    case forward
+    /// Another round starts at once.
+    case again
+    /// Another round starts after `interval`, on `scheduler`.
+    case againAfter(TimeInterval, DateScheduler)
+}
+
+/// Runs a producer round after round, for `repeat` and `retry`: values of
+/// every round are forwarded, and each round's terminal event either ends
+/// the run or starts another round.
+///
+/// Rounds start in a loop, never by recursion: a round that ends inside its
+/// own `start` (a synchronous producer) asks for the next one by counting a
+/// request, which the loop already running picks up once `start` returns.
+/// A million synchronous rounds take constant stack.
+final class Rounds<Value, Error: Swift.Error>: @unchecked Sendable {
+    private let producer: SignalProducer<Value, Error>
+    private let observer: Signal<Value, Error>.Observer
+    private let lifetime: Lifetime
+    private let current = SerialDisposable()
+    /// The wait before the next round, for `retry(upTo:interval:on:)`. The
+    /// scheduled action keeps this object alive meanwhile.
+    private let pause = SerialDisposable()
+    /// Round requests not yet served; the thread that raises it from 0 runs
+    /// the loop.
+    private let requests = Atomic<Int>(0)
+    /// Decides what a round's terminal event leads to. Called once per
+    /// round, after the round before it ended: never concurrently.
+    private let decide: (Signal<Value, Error>.Event) -> RoundEnd
+
+    private init(
+        _ producer: SignalProducer<Value, Error>, _ observer: Signal<Value, Error>.Observer, _ lifetime: Lifetime,
+        _ decide: @escaping (Signal<Value, Error>.Event) -> RoundEnd
+    ) {
+        self.producer = producer
+        self.observer = observer
+        self.lifetime = lifetime
+        self.decide = decide
+        lifetime += current
+        lifetime += pause
+    }
+
+    /// A producer whose every start runs `producer` in rounds, `decide`
+    /// (made afresh per start) choosing what each round's end leads to.
+    static func producer(
+        _ producer: SignalProducer<Value, Error>,
+        _ makeDecide: @escaping () -> (Signal<Value, Error>.Event) -> RoundEnd
+    ) -> SignalProducer<Value, Error> {
+        SignalProducer { observer, lifetime in
+            Rounds(producer, observer, lifetime, makeDecide()).requestRound()
+        }
+    }
+
+    private func requestRound() {
+        guard requests.add(1, ordering: .acquiringAndReleasing).oldValue == 0 else { return }
+        repeat {
+            if lifetime.hasEnded { return }
+            current.inner = producer.start { [self] event in receive(event) }
+        } while requests.subtract(1, ordering: .acquiringAndReleasing).newValue != 0
+    }
+
+    private func receive(_ event: Signal<Value, Error>.Event) {
+        guard event.isTerminating else {
+            observer.send(event)
+            return
+        }
+        switch decide(event) {
+        case .forward:
+            observer.send(event)
+        case .again:
+            requestRound()
+        case let .againAfter(interval, scheduler):
+            pause.inner = scheduler.schedule(after: scheduler.currentDate.addingTimeInterval(interval)) { [self] in
+                requestRound()
+            }
+        }
+    }
+}
+
+extension SignalProducer {
+    /// Runs this producer `count` times in a row, forwarding the values of
+    /// every run: each time a run completes, the next one starts; the
+    /// last one's `completed` completes. A failure or interruption ends
+    /// everything at once. `repeat(0)` completes at once without starting
+    /// this producer.
+    ///
+    /// Rounds start in a loop, not by recursion: any number of synchronous
+    /// rounds runs in constant stack. Disposing the run interrupts the
+    /// round going on.
+    ///
+    /// - Precondition: `count >= 0`.
+    public func `repeat`(_ count: Int) -> SignalProducer<Value, Error> {
+        precondition(count >= 0, "repeat(_:) needs a non-negative count, got \(count)")
+        if count == 0 { return .empty }
+        if count == 1 { return self }
+        return Rounds.producer(self) {
+            var left = count - 1
+            return { event in
+                guard event.isCompleted, left > 0 else { return .forward }
+                left -= 1
+                return .again
+            }
+        }
+    }
+
+    /// Restarts this producer when it fails, at most `count` times, and
+    /// forwards the values of every attempt; the failure of the last attempt
+    /// is forwarded. `completed` and `interrupted` end everything.
+    ///
+    /// Restarts run in a loop: any number of synchronous attempts runs in
+    /// constant stack.
+    ///
+    /// - Precondition: `count >= 0`.
+    public func retry(upTo count: Int) -> SignalProducer<Value, Error> {
+        precondition(count >= 0, "retry(upTo:) needs a non-negative count, got \(count)")
+        if count == 0 { return self }
+        return Rounds.producer(self) {
+            var left = count
+            return { event in
+                guard case .failed = event, left > 0 else { return .forward }
+                left -= 1
+                return .again
+            }
+        }
+    }
+
+    /// `retry(upTo:)`, waiting `interval` seconds on `scheduler` after each
+    /// failure before restarting.
+    ///
+    /// - Precondition: `count >= 0` and `interval >= 0`.
+    public func retry(upTo count: Int, interval: TimeInterval, on scheduler: DateScheduler) -> SignalProducer<Value, Error> {
+        precondition(count >= 0, "retry(upTo:interval:on:) needs a non-negative count, got \(count)")
+        precondition(interval >= 0, "retry(upTo:interval:on:) needs a non-negative interval, got \(interval)")
+        if count == 0 { return self }
+        return Rounds.producer(self) {
+            var left = count
+            return { event in
+                guard case .failed = event, left > 0 else { return .forward }
+                left -= 1
+                return .againAfter(interval, scheduler)
+            }
+        }
+    }
+}

@@ -1,0 +1,231 @@
+/// Cold, restartable work: each start runs the start handler again, with its
+/// own side effects, and delivers that run's events to the observer given
+/// to `start`.
+///
+/// A producer is a description; nothing happens until it is started.
+/// Every start (`start`, `startWithSignal`, `startWithValues` …) is an
+/// independent run: its events follow the grammar of a signal (values,
+/// then at most one terminal event) and are delivered serially, through the
+/// same lock-free serialization point as a `Signal`, whatever threads the
+/// start handler sends from. Disposing what `start` returned interrupts the
+/// run: the observer receives `interrupted` (after, at most, the one
+/// delivery already starting on another thread) and the run's lifetime
+/// ends, running its cleanup exactly once.
+///
+/// Operators on a producer apply to every run. Single-input operators add
+/// a link (a closure) to each run's chain, inside the same serialized
+/// delivery: starting a chain of k operators makes one root signal, not k.
+///
+/// Thread-safety: a producer is an immutable value; start it from any
+/// thread, any number of times, concurrently.
+public struct SignalProducer<Value, Error: Swift.Error> {
+    /// The number of links between the source and this producer's output.
+    @usableFromInline
+    let depth: Int
+
+    /// Builds one run: given the run and the sink this producer's events go
+    /// to (the link at `depth`), makes the links' closures, then the
+    /// source's root signal, and connects the run to it. Starts nothing.
+    @usableFromInline
+    let attach: (ProducerRun, ProducerSink<Value, Error>) -> Void
+
+    @inlinable
+    init(depth: Int, attach: @escaping (ProducerRun, ProducerSink<Value, Error>) -> Void) {
+        self.depth = depth
+        self.attach = attach
+    }
+
+    /// A producer whose every start runs `startHandler` with the observer
+    /// that sends into the run and the run's lifetime.
+    ///
+    /// The observer accepts events from any thread; they are delivered one
+    /// at a time, in the order the sends took effect. The lifetime ends when
+    /// the run terminates: by a terminal event sent to the observer, by
+    /// disposal of what `start` returned, or because an operator ended the
+    /// run (`take(first:)` …); attach the run's cleanup to it. Releasing the
+    /// observer without sending a terminal event interrupts the run.
+    ///
+    /// Cost per start: one root signal (as `Signal.init`), plus one closure
+    /// per operator applied to the producer.
+    @inlinable
+    public init(_ startHandler: @escaping (Signal<Value, Error>.Observer, Lifetime) -> Void) {
+        self.init(depth: 0) { run, sink in
+            let core = SignalCore<Value, Error>()
+            let handle = Signal(core: core)
+            _ = core.observe(Signal.Observer { sink.deliverHeld($0) })
+            run.connect(
+                lifetime: core.lifetime,
+                interrupt: { handle.core.send(.interrupted) },
+                start: {
+                    let input = Signal<Value, Error>.Observer(action: { core.send($0) }, interruptsOnDeinit: true)
+                    startHandler(input, core.lifetime)
+                })
+        }
+    }
+
+    /// A producer whose source sends all its events inside `start`, on the
+    /// starting thread, with `ProducerRun.emit`: no root signal, no
+    /// observer and no lifetime per start, only the run's state word (see
+    /// `ProducerRun`).
+    @inlinable
+    init(synchronous send: @escaping (ProducerRun, ProducerSink<Value, Error>) -> Void) {
+        self.init(depth: 0) { run, sink in
+            run.connectSynchronous(interruptOutput: { sink.deliverHeld(.interrupted) }, start: {
+                guard run.beginSynchronous() else { return }
+                send(run, sink)
+                run.endSynchronous()
+            })
+        }
+    }
+
+    /// A producer whose every start observes `signal`: each run forwards
+    /// the events `signal` sends after the start. Disposing the run stops
+    /// its observation of `signal` (the signal itself goes on).
+    @inlinable
+    public init(_ signal: Signal<Value, Error>) {
+        self.init { observer, lifetime in
+            lifetime += signal.observe(observer)
+        }
+    }
+
+    /// A producer that sends `value`, then completes, at each start.
+    @inlinable
+    public init(value: Value) {
+        self.init(synchronous: { run, sink in
+            if run.emit(.value(value), to: sink) { _ = run.emit(.completed, to: sink) }
+        })
+    }
+
+    /// A producer that fails with `error` at each start.
+    @inlinable
+    public init(error: Error) {
+        self.init(synchronous: { run, sink in _ = run.emit(.failed(error), to: sink) })
+    }
+
+    /// A producer that sends the success value then completes, or fails
+    /// with the failure, at each start.
+    @inlinable
+    public init(result: Result<Value, Error>) {
+        switch result {
+        case let .success(value): self.init(value: value)
+        case let .failure(error): self.init(error: error)
+        }
+    }
+
+    /// A producer that calls `action` at each start, sends its result, then
+    /// completes.
+    @inlinable
+    public init(_ action: @escaping () -> Value) {
+        self.init(synchronous: { run, sink in
+            if run.emit(.value(action()), to: sink) { _ = run.emit(.completed, to: sink) }
+        })
+    }
+
+    /// A producer that calls `action` at each start and sends the success
+    /// value then completes, or fails with the failure.
+    @inlinable
+    public init(_ action: @escaping () -> Result<Value, Error>) {
+        self.init(synchronous: { run, sink in
+            switch action() {
+            case let .success(value):
+                if run.emit(.value(value), to: sink) { _ = run.emit(.completed, to: sink) }
+            case let .failure(error):
+                _ = run.emit(.failed(error), to: sink)
+            }
+        })
+    }
+
+    /// A producer that sends the values of `values`, in order, then
+    /// completes, at each start. Stops iterating as soon as the run ends
+    /// (disposal, or an operator such as `take(first:)`).
+    @inlinable
+    public init<S: Sequence>(_ values: S) where S.Element == Value {
+        self.init(synchronous: { run, sink in
+            // Checked before pulling each element: a sequence may be lazy,
+            // with side effects per element.
+            var iterator = values.makeIterator()
+            while !run.isInterruptRequested, let value = iterator.next() {
+                guard run.emit(.value(value), to: sink) else { return }
+            }
+            _ = run.emit(.completed, to: sink)
+        })
+    }
+
+    /// A producer that sends `first`, `second` and `tail`, then completes.
+    @inlinable
+    public init(values first: Value, _ second: Value, _ tail: Value...) {
+        self.init([first, second] + tail)
+    }
+
+    /// The producer form of `base` (`base.producer`).
+    @inlinable
+    public init<T: SignalProducerConvertible>(_ base: T) where T.Value == Value, T.Error == Error {
+        self = base.producer
+    }
+
+    /// A producer that completes at once at each start.
+    @inlinable
+    public static var empty: SignalProducer {
+        SignalProducer(synchronous: { run, sink in _ = run.emit(.completed, to: sink) })
+    }
+
+    /// A producer whose runs never send any event (until disposed, which
+    /// interrupts them).
+    @inlinable
+    public static var never: SignalProducer {
+        SignalProducer { observer, lifetime in
+            // Keep the input alive (releasing it would interrupt) until the
+            // run ends.
+            lifetime.observeEnded { withExtendedLifetime(observer) {} }
+        }
+    }
+}
+
+extension SignalProducer where Error == Swift.Error {
+    /// A producer that calls `action` at each start and sends its result
+    /// then completes, or fails with the error it throws.
+    @inlinable
+    public init(_ action: @escaping () throws -> Value) {
+        self.init { () -> Result<Value, Error> in Result { try action() } }
+    }
+}
+
+/// A producer holds only immutable closures; starting it from several
+/// threads at once is safe (each start is its own run).
+extension SignalProducer: @unchecked Sendable {}
+
+/// Something that can be represented as a `SignalProducer`.
+public protocol SignalProducerConvertible {
+    /// The type of the values sent.
+    associatedtype Value
+    /// The type of the error that can end it.
+    associatedtype Error: Swift.Error
+
+    /// The producer form of `self`.
+    var producer: SignalProducer<Value, Error> { get }
+}
+
+/// Constrains generic code to `SignalProducer`s.
+public protocol SignalProducerProtocol {
+    /// The type of the values sent.
+    associatedtype Value
+    /// The type of the error that can end it.
+    associatedtype Error: Swift.Error
+
+    /// `self`, as a `SignalProducer`.
+    var producer: SignalProducer<Value, Error> { get }
+}
+
+extension SignalProducer: SignalProducerConvertible, SignalProducerProtocol {
+    /// `self`.
+    @inlinable
+    public var producer: SignalProducer { self }
+}
+
+extension Signal: SignalProducerConvertible {
+    /// A producer whose every start observes this signal (see
+    /// `SignalProducer.init(_: Signal)`).
+    public var producer: SignalProducer<Value, Error> {
+        SignalProducer(self)
+    }
+}

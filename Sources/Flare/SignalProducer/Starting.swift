@@ -1,0 +1,116 @@
+extension SignalProducer {
+    /// Starts a run whose events go to `output`'s closure, and returns it
+    /// with its source not yet started.
+    @inlinable
+    func makeRun(_ output: @escaping (ProducerRun) -> (Signal<Value, Error>.Event) -> Void) -> ProducerRun {
+        let run = ProducerRun(linkCount: depth + 1)
+        attach(run, ProducerSink(output(run), run: run, index: depth))
+        return run
+    }
+
+    /// Creates a run, passes its signal and interrupt handle to `setup`,
+    /// then starts the work, unless the handle was disposed inside `setup`.
+    ///
+    /// The signal carries this run's events, and exists, with its operators
+    /// in place, before the start handler runs: observers attached inside
+    /// `setup` miss nothing. Disposing the handle interrupts the run (see
+    /// `start`); disposing it inside `setup` means the start handler never
+    /// runs and the signal is interrupted. If the signal ends otherwise
+    /// (losing every observer and reference included), the run is
+    /// interrupted too.
+    ///
+    /// Cost: a start, plus one derived signal for the output.
+    ///
+    /// - Returns: What `setup` returns.
+    @discardableResult
+    public func startWithSignal<Result>(
+        _ setup: (_ signal: Signal<Value, Error>, _ interruptHandle: Disposable) -> Result
+    ) -> Result {
+        let output = SignalCore<Value, Error>()
+        let run = makeRun { run in
+            output.lifetime.observeEnded { run.interrupt() }
+            return { event in output.send(event) }
+        }
+        let result = setup(Signal(core: output), run)
+        run.startIfNotDisposed()
+        return result
+    }
+
+    /// Starts a run that delivers its events to `observer`.
+    ///
+    /// The start handler runs again, with its side effects, at every start;
+    /// its events reach `observer` one at a time, in order, with at most one
+    /// terminal event. If an operator ends the run (`take(first:)` …), the
+    /// source is interrupted and its lifetime ends.
+    ///
+    /// - Returns: A disposable that interrupts this run: `observer` receives
+    ///   `interrupted`, and after `dispose()` returns nothing else is
+    ///   delivered but, when disposed from another thread, the one delivery
+    ///   already starting. The run's lifetime ends, so its cleanup runs
+    ///   exactly once (it has already run if the run had terminated).
+    ///   Releasing the disposable does not interrupt the run.
+    @inlinable
+    @discardableResult
+    public func start(_ observer: Signal<Value, Error>.Observer = .init()) -> Disposable {
+        // One capture, a class reference: the closure's context is the
+        // observer itself, nothing is allocated for it.
+        startRun { [observer] event in observer.send(event) }
+    }
+
+    /// Starts a run whose last link is `output`.
+    @inlinable
+    func startRun(_ output: @escaping (Signal<Value, Error>.Event) -> Void) -> Disposable {
+        let run = makeRun { _ in output }
+        run.startIfNotDisposed()
+        return run
+    }
+
+    /// Starts a run and calls `action` with each of its events; see
+    /// `start(_:)` for an observer.
+    @inlinable
+    @discardableResult
+    public func start(_ action: @escaping Signal<Value, Error>.Observer.Action) -> Disposable {
+        startRun(action)
+    }
+
+    /// Starts a run and calls `action` with its values and failure, as
+    /// `Result`s; see `start(_:)`.
+    @inlinable
+    @discardableResult
+    public func startWithResult(_ action: @escaping (Result<Value, Error>) -> Void) -> Disposable {
+        start(Signal.Observer(value: { action(.success($0)) }, failed: { action(.failure($0)) }))
+    }
+
+    /// Starts a run and calls `action` when it completes; see `start(_:)`.
+    @inlinable
+    @discardableResult
+    public func startWithCompleted(_ action: @escaping () -> Void) -> Disposable {
+        start(Signal.Observer(completed: action))
+    }
+
+    /// Starts a run and calls `action` if it fails; see `start(_:)`.
+    @inlinable
+    @discardableResult
+    public func startWithFailed(_ action: @escaping (Error) -> Void) -> Disposable {
+        start(Signal.Observer(failed: action))
+    }
+
+    /// Starts a run and calls `action` if it is interrupted; see `start(_:)`.
+    @inlinable
+    @discardableResult
+    public func startWithInterrupted(_ action: @escaping () -> Void) -> Disposable {
+        start(Signal.Observer(interrupted: action))
+    }
+}
+
+extension SignalProducer where Error == Never {
+    /// Starts a run and calls `action` with each of its values; see
+    /// `start(_:)`.
+    @inlinable
+    @discardableResult
+    public func startWithValues(_ action: @escaping (Value) -> Void) -> Disposable {
+        startRun { event in
+            if case let .value(value) = event { action(value) }
+        }
+    }
+}

@@ -1,0 +1,69 @@
+extension SignalProducer {
+    /// Waits for a run of this producer to complete, ignoring its values,
+    /// then starts a run of `replacement` and forwards its events.
+    ///
+    /// A failure or interruption of this producer's run is forwarded at once
+    /// and `replacement` is not started. Disposing the run interrupts
+    /// whichever run is going on.
+    public func then<Replacement: SignalProducerConvertible>(
+        _ replacement: Replacement
+    ) -> SignalProducer<Replacement.Value, Error> where Replacement.Error == Error {
+        thenStart(replacement.producer)
+    }
+
+    /// `then(_:)` with a replacement that cannot fail.
+    public func then<Replacement: SignalProducerConvertible>(
+        _ replacement: Replacement
+    ) -> SignalProducer<Replacement.Value, Error> where Replacement.Error == Never {
+        thenStart(replacement.producer.promoteError(Error.self))
+    }
+
+    /// `then(_:)` with a replacement of the same type: the overload the
+    /// compiler prefers when both would do.
+    public func then<Replacement: SignalProducerConvertible>(
+        _ replacement: Replacement
+    ) -> SignalProducer<Value, Error> where Replacement.Value == Value, Replacement.Error == Error {
+        thenStart(replacement.producer)
+    }
+
+    /// The body of every `then`.
+    @usableFromInline
+    func thenStart<U>(_ replacement: SignalProducer<U, Error>) -> SignalProducer<U, Error> {
+        SignalProducer<U, Error> { observer, lifetime in
+            let current = SerialDisposable()
+            lifetime += current
+            current.inner = self.start { event in
+                switch event {
+                case .value: break
+                case let .failed(error): observer.send(error: error)
+                case .completed: current.inner = replacement.start(observer)
+                case .interrupted: observer.sendInterrupted()
+                }
+            }
+        }
+    }
+}
+
+extension SignalProducer where Error == Never {
+    /// `then(_:)` for a producer that cannot fail: the replacement's error
+    /// type is the result's.
+    public func then<Replacement: SignalProducerConvertible>(
+        _ replacement: Replacement
+    ) -> SignalProducer<Replacement.Value, Replacement.Error> {
+        promoteError(Replacement.Error.self).thenStart(replacement.producer)
+    }
+
+    /// `then(_:)` for a producer and a replacement that cannot fail.
+    public func then<Replacement: SignalProducerConvertible>(
+        _ replacement: Replacement
+    ) -> SignalProducer<Replacement.Value, Never> where Replacement.Error == Never {
+        thenStart(replacement.producer)
+    }
+
+    /// `then(_:)` with a replacement of the same type.
+    public func then<Replacement: SignalProducerConvertible>(
+        _ replacement: Replacement
+    ) -> SignalProducer<Value, Never> where Replacement.Value == Value, Replacement.Error == Never {
+        thenStart(replacement.producer)
+    }
+}
