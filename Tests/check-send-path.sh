@@ -21,7 +21,7 @@ python3 - .build/send-path.s <<'PY'
 import re, sys
 hot = [
     "probeSend(_:_:)",
-    "partial apply for specialized closure #1 in static Signal.pipe(disposable:)",
+    "partial apply for specialized closure #1 in static Signal.pipe(disposable:queueLimit:)",
     "specialized SignalCore.send(_:)",
     "specialized static SignalCore.deliverLoop(value:raw:count:items:)",
     "specialized closure #1 in MapOperator.attach<A>(to:)",

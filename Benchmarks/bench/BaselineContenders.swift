@@ -16,6 +16,8 @@ enum LockedContender: SignalContender {
         })
     }
 
+    static var bytesPerQueuedEvent: Int { MemoryLayout<Output.Event>.stride }
+
     static func dispose(_ handle: Handle) { handle.dispose() }
 
     static func send(_ input: Input, _ value: Int) { input.send(value: value) }
@@ -35,6 +37,18 @@ enum LockedContender: SignalContender {
     static func observeCounting(_ signal: Output, _ sink: Sink) -> Handle? {
         signal.observe(Output.Observer { event in
             if case let .value(v) = event { sink.record(v) }
+        })
+    }
+
+    static func observeDelivered(_ signal: Output, _ counter: LineCounter) -> Handle? {
+        signal.observe(Output.Observer { event in
+            if case .value = event { counter.tick() }
+        })
+    }
+
+    static func observeValues(_ signal: Output, _ action: @escaping (Int) -> Void) -> Handle? {
+        signal.observe(Output.Observer { event in
+            if case let .value(v) = event { action(v) }
         })
     }
 }
@@ -55,6 +69,8 @@ enum SnapshotContender: SignalContender {
         })
     }
 
+    static var bytesPerQueuedEvent: Int { MemoryLayout<Output.Event>.stride }
+
     static func dispose(_ handle: Handle) { handle.dispose() }
 
     static func send(_ input: Input, _ value: Int) { input.send(value: value) }
@@ -74,6 +90,18 @@ enum SnapshotContender: SignalContender {
     static func observeCounting(_ signal: Output, _ sink: Sink) -> Handle? {
         signal.observe(Output.Observer { event in
             if case let .value(v) = event { sink.record(v) }
+        })
+    }
+
+    static func observeDelivered(_ signal: Output, _ counter: LineCounter) -> Handle? {
+        signal.observe(Output.Observer { event in
+            if case .value = event { counter.tick() }
+        })
+    }
+
+    static func observeValues(_ signal: Output, _ action: @escaping (Int) -> Void) -> Handle? {
+        signal.observe(Output.Observer { event in
+            if case let .value(v) = event { action(v) }
         })
     }
 }

@@ -44,6 +44,19 @@ protocol SignalContender: SendableMetatype {
     /// keeps the last one (`Sink.record`): for outputs whose sum depends on
     /// how two threads interleave, but whose count and last value do not.
     static func observeCounting(_ signal: Output, _ sink: Sink) -> Handle?
+
+    /// Attaches an observer that counts the values it receives in `counter`
+    /// (`LineCounter.tick`), which another thread may read meanwhile.
+    static func observeDelivered(_ signal: Output, _ counter: LineCounter) -> Handle?
+
+    /// Heap bytes one event holds while it waits to be delivered (a queued
+    /// event node for Flare; an element of the reentrancy queue for the
+    /// baselines, whose senders from other threads wait on the lock
+    /// instead of queueing).
+    static var bytesPerQueuedEvent: Int { get }
+
+    /// Attaches an observer that calls `action` with each value.
+    static func observeValues(_ signal: Output, _ action: @escaping (Int) -> Void) -> Handle?
 }
 
 /// Where observers put the values they receive: a counter on its own cache

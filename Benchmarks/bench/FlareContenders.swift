@@ -1,22 +1,33 @@
 import Flare
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Flare, used exactly as a ReactiveSwift 7 user would: `pipe()`,
 /// `observeValues { … }` returning `Disposable?`, `send(value:)`,
-/// `map`, `filter`, `merge(with:)`, `combineLatest(with:)`.
-enum FlareContender: SignalContender {
-    typealias Output = Signal<Int, Never>
-    typealias Input = Signal<Int, Never>.Observer
-    typealias Handle = any Disposable
+/// `map`, `filter`, `merge(with:)`, `combineLatest(with:)`. The two Flare
+/// contenders differ only in the queue limit of the signals they make.
+protocol FlareContenderBase: SignalContender
+where Output == Signal<Int, Never>, Input == Signal<Int, Never>.Observer, Handle == any Disposable {
+    static var queueLimit: QueueLimit { get }
+}
 
-    static var name: String { "Flare" }
-
+extension FlareContenderBase {
     static func pipe() -> (output: Output, input: Input) {
-        let (output, input) = Signal<Int, Never>.pipe()
+        let (output, input) = Signal<Int, Never>.pipe(queueLimit: queueLimit)
         return (output, input)
     }
 
     static func observe(_ signal: Output, _ sink: Sink) -> Handle? {
         signal.observeValues { sink.add($0) }
+    }
+
+    /// A queued event node: a 16-byte header, then the event, from the
+    /// node pool's 32-byte size classes.
+    static var bytesPerQueuedEvent: Int {
+        (16 + MemoryLayout<Signal<Int, Never>.Event>.size + 31) / 32 * 32
     }
 
     static func dispose(_ handle: Handle) { handle.dispose() }
@@ -38,4 +49,47 @@ enum FlareContender: SignalContender {
     static func observeCounting(_ signal: Output, _ sink: Sink) -> Handle? {
         signal.observeValues { sink.record($0) }
     }
+
+    static func observeDelivered(_ signal: Output, _ counter: LineCounter) -> Handle? {
+        signal.observeValues { _ in counter.tick() }
+    }
+
+    static func observeValues(_ signal: Output, _ action: @escaping (Int) -> Void) -> Handle? {
+        signal.observeValues(action)
+    }
+}
+
+/// The "Flare" contender's queue limit: `QueueLimit.default`, or the number
+/// of events in the environment variable FLARE_BENCH_QUEUE_LIMIT (to
+/// measure other limits against the same baselines).
+let benchQueueLimit: QueueLimit = {
+    guard let text = getenv("FLARE_BENCH_QUEUE_LIMIT") else { return .default }
+    guard let events = Int(String(cString: text)), events > 0 else {
+        progress("bench: FLARE_BENCH_QUEUE_LIMIT must be a positive number of events")
+        exit(2)
+    }
+    return .events(events)
+}()
+
+/// Flare with its default queue limit (`QueueLimit.default`, unless
+/// FLARE_BENCH_QUEUE_LIMIT says otherwise).
+enum FlareContender: FlareContenderBase {
+    typealias Output = Signal<Int, Never>
+    typealias Input = Signal<Int, Never>.Observer
+    typealias Handle = any Disposable
+
+    static var name: String { "Flare" }
+    static var queueLimit: QueueLimit { benchQueueLimit }
+}
+
+/// Flare without a queue limit (`QueueLimit.unbounded`): senders never
+/// wait, as before contract 9. Run by the scenarios where the limit
+/// matters (contention, queued), for a before/after comparison in one run.
+enum FlareUnboundedContender: FlareContenderBase {
+    typealias Output = Signal<Int, Never>
+    typealias Input = Signal<Int, Never>.Observer
+    typealias Handle = any Disposable
+
+    static var name: String { "Flare unbounded" }
+    static var queueLimit: QueueLimit { .unbounded }
 }

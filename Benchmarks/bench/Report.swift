@@ -37,7 +37,7 @@ func printTable(_ results: [CaseResult], options: Options) {
             print("\(group[0].title) — \(metric.name) (\(metric.lowerIsBetter ? "lower" : "higher") is better)")
             var header = pad("case", 16)
             for name in present { header += pad(name, 26) }
-            for b in baselines { header += pad("Flare vs \(b)", 20) }
+            for b in baselines { header += pad("Flare vs \(b)", max(20, b.count + 11)) }
             if present.contains(limitName) { header += "Flare/Limit" }
             print(header)
             for row in group {
@@ -52,7 +52,7 @@ func printTable(_ results: [CaseResult], options: Options) {
                 let flare = row.stats[mi][flareName]?.median ?? .nan
                 for b in baselines {
                     let other = row.stats[mi][b]?.median ?? .nan
-                    line += pad(ratioText(advantage(flare, over: other, lowerIsBetter: metric.lowerIsBetter)), 20)
+                    line += pad(ratioText(advantage(flare, over: other, lowerIsBetter: metric.lowerIsBetter)), max(20, b.count + 11))
                 }
                 if present.contains(limitName) {
                     let limit = row.stats[mi][limitName]?.median ?? .nan
@@ -101,9 +101,9 @@ func writeJSON(_ results: [CaseResult], options: Options, to path: String) {
             }
             let flare = r.stats[mi][flareName]?.median ?? .nan
             var ratios: [String] = []
-            for name in [LockedContender.name, SnapshotContender.name] {
+            for name in [FlareUnboundedContender.name, LockedContender.name, SnapshotContender.name] {
                 if let s = r.stats[mi][name] {
-                    ratios.append("\(jsonString("flareVs" + name)): \(jsonNumber(advantage(flare, over: s.median, lowerIsBetter: metric.lowerIsBetter)))")
+                    ratios.append("\(jsonString("flareVs" + name.replacingOccurrences(of: " ", with: ""))): \(jsonNumber(advantage(flare, over: s.median, lowerIsBetter: metric.lowerIsBetter)))")
                 }
             }
             if let s = r.stats[mi][limitName] {

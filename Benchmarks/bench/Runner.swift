@@ -40,9 +40,17 @@ func allContenders<B: ContenderBody>(_ body: B) -> [Entry] {
     ]
 }
 
+/// `allContenders`, with Flare without a queue limit after Flare: for the
+/// scenarios where the limit matters.
+func allContendersWithUnbounded<B: ContenderBody>(_ body: B) -> [Entry] {
+    var entries = allContenders(body)
+    entries.insert(Entry(name: FlareUnboundedContender.name) { body.run(FlareUnboundedContender.self, amount: $0) }, at: 1)
+    return entries
+}
+
 let flareName = FlareContender.name
 let limitName = "Limit"
-let contenderOrder = [FlareContender.name, LockedContender.name, SnapshotContender.name, flareSignalName, limitName]
+let contenderOrder = [FlareContender.name, FlareUnboundedContender.name, LockedContender.name, SnapshotContender.name, flareSignalName, limitName]
 
 struct Options {
     var quick = false

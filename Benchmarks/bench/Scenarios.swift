@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 
-let scenarioNames = ["fanout", "chain", "contention", "combine", "churn", "latency", "scaling", "memory", "producer"]
+let scenarioNames = ["fanout", "chain", "contention", "queued", "combine", "churn", "latency", "scaling", "memory", "producer"]
 
 // MARK: Fan-out
 
@@ -181,27 +181,89 @@ func opaqueStages(_ depth: Int) -> [ChainStage] { ChainStage.stages(depth: depth
 
 // MARK: Contention
 
-/// Two threads sending to one signal with 10 observers: events per second,
-/// both senders together. The amount is the duration of a run in ns: runs
-/// are bounded by time, not by events, so a contender that degrades under
-/// contention shows a low rate instead of stalling the bench.
+/// Two threads sending to one signal with 10 observers, each as fast as it
+/// can for a fixed send window (the amount, in ns): events per second, both
+/// senders together; how long the run lasts as a multiple of the window
+/// (a contender that queues what it cannot deliver yet keeps delivering
+/// after the senders stop); the peak backlog (events sent and not yet
+/// delivered, sampled every millisecond); and the memory that backlog
+/// holds, at the contender's bytes per queued event. (The malloc shim
+/// cannot show it run by run: Flare's node pool keeps the memory of its
+/// peak for reuse, so only a run that queues more than every earlier one
+/// grows the heap.) Runs are bounded by time, not by events, so a
+/// contender that degrades under contention shows a low rate instead of
+/// stalling the bench.
 struct Contention: ContenderBody {
     static let observers = 10
-    static let metrics = [Metric(name: "events/s", unit: "1/s", lowerIsBetter: false)]
+    static let metrics = [
+        Metric(name: "events/s", unit: "1/s", lowerIsBetter: false),
+        Metric(name: "run / send window", unit: "x", lowerIsBetter: true),
+        Metric(name: "peak backlog (events)", unit: "", lowerIsBetter: true),
+        Metric(name: "peak queued memory (MB)", unit: "MB", lowerIsBetter: true),
+    ]
 
     func run<C: SignalContender>(_: C.Type, amount duration: Int) -> Measurement {
         let sink = Sink.make()
         defer { sink.free() }
         let (output, input) = C.pipe()
-        let handles = (0..<Self.observers).compactMap { _ in C.observe(output, sink) }
+        // Nine observers add to the sink; the tenth counts deliveries where
+        // the sampling thread can read them.
+        var handles = (0..<Self.observers - 1).compactMap { _ in C.observe(output, sink) }
+        let monitor = BacklogMonitor()
+        if let h = C.observeDelivered(output, monitor.delivered) { handles.append(h) }
         let r = runTwoSenders(duration: UInt64(duration),
                               senderA: { v in C.send(input, v) },
-                              senderB: { v in C.send(input, v) })
+                              senderB: { v in C.send(input, v) },
+                              monitor: monitor)
         C.sendCompleted(input)
-        check(sink.total == Self.observers &* (triangular(r.sentA) &+ triangular(r.sentB)),
+        check(sink.total == (Self.observers - 1) &* (triangular(r.sentA) &+ triangular(r.sentB)),
               "\(C.name) contention lost events")
+        check(monitor.delivered.count == r.sentA + r.sentB, "\(C.name) contention: deliveries counted")
         blackHole(handles)
-        return Measurement(elapsed: r.elapsed, values: [1e9 * Double(r.sentA + r.sentB) / Double(r.elapsed)])
+        return Measurement(elapsed: r.elapsed, values: [
+            1e9 * Double(r.sentA + r.sentB) / Double(r.elapsed),
+            Double(r.elapsed) / Double(duration),
+            Double(monitor.peak),
+            Double(monitor.peak * C.bytesPerQueuedEvent) / 1e6,
+        ])
+    }
+}
+
+/// A counter on a cache line of its own (128 bytes of padding around it),
+/// so that the threads writing different counters do not share a line.
+final class LineCounter: @unchecked Sendable {
+    private let before: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) =
+        (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    private let value = Atomic<Int>(0)
+    private let after: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) =
+        (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+    var count: Int { value.load(ordering: .relaxed) }
+
+    /// Sets the count; one writer only.
+    @inline(__always)
+    func set(_ n: Int) { value.store(n, ordering: .relaxed) }
+
+    /// Adds one; one writer at a time (the observers of a signal, whose
+    /// deliveries the signal serializes): a load and a store, no RMW.
+    @inline(__always)
+    func tick() { value.store(value.load(ordering: .relaxed) &+ 1, ordering: .relaxed) }
+}
+
+/// What the sampling thread needs to follow a two-sender run: how many each
+/// sender has sent, and how many events one observer has received.
+final class BacklogMonitor: Sendable {
+    let sentA = LineCounter()
+    let sentB = LineCounter()
+    let delivered = LineCounter()
+    private let peakBox = Atomic<Int>(0)
+
+    var peak: Int { peakBox.load(ordering: .relaxed) }
+
+    /// One sample: events sent and not yet delivered.
+    func sample() {
+        let backlog = sentA.count + sentB.count - delivered.count
+        if backlog > peakBox.load(ordering: .relaxed) { peakBox.store(backlog, ordering: .relaxed) }
     }
 }
 
@@ -209,30 +271,91 @@ struct Contention: ContenderBody {
 /// they are released together until `duration` ns have passed; returns the
 /// wall time until both stopped and how many values each sent.
 ///
+/// With a `monitor`, each sender also publishes how many values it has sent
+/// (a relaxed store to a line of its own), and the calling thread samples
+/// the backlog every millisecond until both senders have returned.
+///
 /// Used by contention (both senders to one input) and by the combining
 /// operators (`Combine`: each sender to its own input).
 func runTwoSenders(duration: UInt64,
                    senderA: @escaping @Sendable (Int) -> Void,
-                   senderB: @escaping @Sendable (Int) -> Void) -> (elapsed: UInt64, sentA: Int, sentB: Int) {
+                   senderB: @escaping @Sendable (Int) -> Void,
+                   monitor: BacklogMonitor? = nil) -> (elapsed: UInt64, sentA: Int, sentB: Int) {
     let shared = Shared()
+    let finished = Atomic<Int>(0)
     let a = Thread {
         shared.arriveAndWait()
         var v = 0
-        while !shared.stop.load(ordering: .relaxed) { v += 1; senderA(v) }
+        if let progress = monitor?.sentA {
+            while !shared.stop.load(ordering: .relaxed) { v += 1; senderA(v); progress.set(v) }
+        } else {
+            while !shared.stop.load(ordering: .relaxed) { v += 1; senderA(v) }
+        }
         shared.count.store(v, ordering: .releasing)
+        finished.add(1, ordering: .releasing)
     }
     let b = Thread {
         shared.arriveAndWait()
         var v = 0
-        while !shared.stop.load(ordering: .relaxed) { v += 1; senderB(v) }
+        if let progress = monitor?.sentB {
+            while !shared.stop.load(ordering: .relaxed) { v += 1; senderB(v); progress.set(v) }
+        } else {
+            while !shared.stop.load(ordering: .relaxed) { v += 1; senderB(v) }
+        }
         shared.stamp.store(UInt64(v), ordering: .releasing)
+        finished.add(1, ordering: .releasing)
     }
     let t0 = shared.release(workers: 2)
-    sleepUntil(t0 + duration)
-    shared.stop.store(true, ordering: .relaxed)
+    if let monitor {
+        while now() < t0 + duration {
+            sleepUntil(min(now() + 1_000_000, t0 + duration))
+            monitor.sample()
+        }
+        shared.stop.store(true, ordering: .relaxed)
+        while finished.load(ordering: .acquiring) < 2 {
+            sleepUntil(now() + 1_000_000)
+            monitor.sample()
+        }
+    } else {
+        sleepUntil(t0 + duration)
+        shared.stop.store(true, ordering: .relaxed)
+    }
     a.join()
     b.join()
     return (now() - t0, shared.count.load(ordering: .acquiring), Int(shared.stamp.load(ordering: .acquiring)))
+}
+
+// MARK: Queued sends
+
+/// The queued path on one thread: an observer that, on each value 0, sends
+/// 1…`burst` from inside its delivery, so each of them is queued behind the
+/// delivery in progress and delivered by the same drain; a second observer
+/// adds every value to the sink. ns per queued event (node, push, take,
+/// delivery to both observers, free), the trigger's own delivery included
+/// in the total. The amount is the number of queued events.
+struct Queued: ContenderBody {
+    static let burst = 64
+    static let metrics = [Metric(name: "ns/queued event", unit: "ns", lowerIsBetter: true)]
+
+    func run<C: SignalContender>(_: C.Type, amount events: Int) -> Measurement {
+        let sink = Sink.make()
+        defer { sink.free() }
+        let (output, input) = C.pipe()
+        let trigger = C.observeValues(output) { v in
+            if v == 0 { for i in 1...Self.burst { C.send(input, i) } }
+        }
+        let handle = C.observe(output, sink)
+        let rounds = max(1, events / Self.burst)
+        for _ in 0..<4 { C.send(input, 0) }
+        let t0 = now()
+        for _ in 0..<rounds { C.send(input, 0) }
+        let t1 = now()
+        C.sendCompleted(input)
+        check(sink.total == (rounds + 4) &* triangular(Self.burst), "\(C.name) queued sends lost events")
+        blackHole(trigger)
+        blackHole(handle)
+        return Measurement(elapsed: t1 - t0, values: [Double(t1 - t0) / Double(rounds * Self.burst)])
+    }
 }
 
 /// Sleeps (not spins: the workers need both cores) until `deadline`.
@@ -599,8 +722,14 @@ func runAll(_ runner: Runner) {
     if runner.options.includes("contention") {
         progress("contention")
         runner.measure(scenario: "contention", title: "contention: 2 threads sending, 10 observers", caseName: "2 senders",
-                       metrics: Contention.metrics, entries: allContenders(Contention()),
+                       metrics: Contention.metrics, entries: allContendersWithUnbounded(Contention()),
                        initialAmount: Int(runner.options.targetNanos), calibrated: false)
+    }
+    if runner.options.includes("queued") {
+        progress("queued sends")
+        runner.measure(scenario: "queued", title: "queued sends: 64 sent from inside an observer, per event", caseName: "reentrant",
+                       metrics: Queued.metrics, entries: allContendersWithUnbounded(Queued()),
+                       initialAmount: 4096)
     }
     if runner.options.includes("combine") {
         progress("combine")

@@ -6,8 +6,28 @@
  * only ever replace a busy value by a longer stack. So the drainer's
  * exchange loops below can only fail because of pushes, and each retry sees
  * a longer stack: they are lock-free.
+ *
+ * The waiting half of the queue limit lives here too: a sender that found
+ * the queue full spins, yields, then parks on `freed`; the holder of the
+ * word wakes it (flare_serial_wake) and closing releases everyone.
  */
 #include "flare.h"
+
+#include <limits.h>
+#include <sched.h>
+
+#if defined(__linux__)
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#elif defined(__APPLE__)
+/* macOS 14.4+ / iOS 17.4+ (the package requires macOS 15 / iOS 18). Only
+ * Linux is built and tested here: this branch is written to the SDK's
+ * documentation, not run. */
+#include <os/os_sync_wait_on_address.h>
+#else
+#include <time.h>
+#endif
 
 /* Reverses a LIFO chain: the stack's top is the newest node. */
 static flare_node *reverse(flare_node *n) {
@@ -36,11 +56,118 @@ static AO_t exchange(flare_serial *s, AO_t replacement) {
 
 flare_node *flare_serial_take(flare_serial *s) {
     /* Called only after the releasing CAS failed, so the word holds a stack,
-     * and only pushes can change it until we do. */
+     * and only pushes can change it until we do. We still hold the word:
+     * record it again (flare_serial_release cleared it). */
+    AO_store(&s->owner, flare_thread_tag());
     return reverse((flare_node *)exchange(s, FLARE_SERIAL_BUSY));
 }
 
 flare_node *flare_serial_close(flare_serial *s) {
+    AO_store(&s->owner, 0);
     AO_t top = exchange(s, FLARE_SERIAL_CLOSED);
+    /* Release every waiting sender. First the limit drops to 0, which
+     * admits no ticket still waiting (it needs t - freed < 0, and a waiting
+     * t is at least `freed` + 1 even after the step below): a sender let in
+     * now would make a counted node beside those still queued, which our
+     * caller has yet to drop. Then `freed` moves one step forward (we are
+     * its last writer: nobody holds the word again), released: a sender
+     * that reads the new value (acquire) also sees the word closed and the
+     * limit 0, and a parker that read an older value returns from the futex
+     * instead of sleeping, since `freed` only ever moves forward (no value
+     * comes back); then the same handshake as for a returned slot wakes the
+     * parked ones. */
+    AO_int_store(&s->limit, 0);
+    flare_serial_return_slots(s, 1);
     return top > FLARE_SERIAL_CLOSED ? reverse((flare_node *)top) : NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Waiting for a slot                                                        */
+/* ------------------------------------------------------------------------ */
+
+enum {
+    /* Polls with a pause in between before yielding: a slot usually comes
+     * back within a few deliveries (the drainer returns them in batches of
+     * up to 32), far sooner than a context switch. */
+    WAIT_SPINS = 256,
+    /* Then sched_yield: lets the drainer run if it shares our core. */
+    WAIT_YIELDS = 16,
+};
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield" ::: "memory");
+#endif
+}
+
+/* Sleeps while `*addr == expected`; may return spuriously. */
+static void park(volatile unsigned int *addr, unsigned int expected) {
+#if defined(__linux__)
+    syscall(SYS_futex, (unsigned int *)addr, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
+#elif defined(__APPLE__)
+    os_sync_wait_on_address((void *)addr, expected, sizeof *addr, OS_SYNC_WAIT_ON_ADDRESS_NONE);
+#else
+    (void)addr;
+    (void)expected;
+    struct timespec pause = {0, 50000};
+    nanosleep(&pause, NULL);
+#endif
+}
+
+void flare_serial_wake(flare_serial *s) {
+#if defined(__linux__)
+    syscall(SYS_futex, (unsigned int *)&s->freed, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+#elif defined(__APPLE__)
+    os_sync_wake_by_address_all((void *)&s->freed, sizeof s->freed, OS_SYNC_WAKE_BY_ADDRESS_NONE);
+#else
+    (void)s;
+#endif
+}
+
+/* Whether ticket `ticket` is admitted, or the word closed (checked after
+ * `freed`: a closer changes `freed` after closing the word, so a sender that
+ * reads the changed value with acquire also sees the word closed). */
+static inline flare_reserve_result admission(flare_serial *s, unsigned int ticket, unsigned int *freed) {
+    *freed = AO_int_load_acquire(&s->freed);
+    if (flare_serial_admits(ticket, *freed, AO_int_load(&s->limit))) return FLARE_RESERVE_COUNTED;
+    if (AO_load(&s->word) == FLARE_SERIAL_CLOSED) return FLARE_RESERVE_CLOSED;
+    return FLARE_RESERVE_UNCOUNTED; /* not yet */
+}
+
+flare_reserve_result flare_serial_wait(flare_serial *s, unsigned int ticket) {
+    AO_fetch_and_add(&s->debug_waits, 1);
+    unsigned int freed;
+    for (unsigned int round = 0;; round++) {
+        flare_reserve_result r = admission(s, ticket, &freed);
+        if (r != FLARE_RESERVE_UNCOUNTED) return r;
+        if (round < WAIT_SPINS) {
+            cpu_relax();
+        } else if (round < WAIT_SPINS + WAIT_YIELDS) {
+            sched_yield();
+        } else {
+            /* Announce, fence, look again, and sleep only on the value of
+             * `freed` we looked at (see flare_serial_return_slots). */
+            AO_int_fetch_and_add_full(&s->parked, 1);
+            AO_nop_full();
+            r = admission(s, ticket, &freed);
+            if (r == FLARE_RESERVE_UNCOUNTED) {
+                AO_fetch_and_add(&s->debug_parks, 1);
+                park(&s->freed, freed);
+            }
+            AO_int_fetch_and_add_full(&s->parked, (unsigned int)-1);
+            if (r != FLARE_RESERVE_UNCOUNTED) return r;
+        }
+    }
+}
+
+void flare_serial_debug_note_queued(flare_serial *s, long delta) {
+    AO_t now = AO_fetch_and_add_full(&s->debug_queued, (AO_t)delta) + (AO_t)delta;
+    AO_t peak = AO_load(&s->debug_peak);
+    while ((long)now > (long)peak) {
+        AO_t seen = AO_fetch_compare_and_swap_full(&s->debug_peak, peak, now);
+        if (seen == peak) break;
+        peak = seen;
+    }
 }

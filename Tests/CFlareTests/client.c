@@ -158,18 +158,29 @@ typedef struct client_node {
     client_event ev;
 } client_node;
 
-static flare_node *make_node(client_event ev) {
+static flare_node *make_node(client_signal *s, client_event ev, AO_t kind) {
     client_node *n = must(malloc(sizeof *n));
     n->node.next = NULL;
-    n->node.kind = FLARE_NODE_EVENT;
+    n->node.kind = kind;
     n->ev = ev;
+    if (kind == FLARE_NODE_COUNTED) {
+        /* The limit's invariant, checked at every admission. */
+        AO_t live = AO_fetch_and_add_full(&s->counted_live, 1) + 1;
+        CLIENT_REQUIRE(live <= s->limit);
+        AO_t peak = AO_load(&s->counted_peak);
+        while (live > peak && AO_fetch_compare_and_swap_full(&s->counted_peak, peak, live) != peak)
+            peak = AO_load(&s->counted_peak);
+    }
     me()->stats.nodes_created++;
     return &n->node;
 }
 
-static client_event take_event(flare_node *node) {
+/* takeEvent: frees the node; a counted one gives up its place in the count
+ * before the caller returns its slot. */
+static client_event take_event(client_signal *s, flare_node *node) {
     client_node *n = (client_node *)node;
-    CLIENT_REQUIRE(node->kind == FLARE_NODE_EVENT);
+    CLIENT_REQUIRE(node->kind == FLARE_NODE_EVENT || node->kind == FLARE_NODE_COUNTED);
+    if (node->kind == FLARE_NODE_COUNTED) AO_fetch_and_add_full(&s->counted_live, (AO_t)-1);
     client_event ev = n->ev;
     free(n);
     me()->stats.nodes_freed++;
@@ -178,13 +189,19 @@ static client_event take_event(flare_node *node) {
 
 /* ---------------------------------------------------------------------------- */
 
-void client_signal_init_root(client_signal *s) {
+void client_signal_init_root(client_signal *s) { client_signal_init_root_limited(s, 0); }
+
+void client_signal_init_root_limited(client_signal *s, unsigned int limit) {
     flare_serial_init(&s->own_serial);
+    flare_serial_set_limit(&s->own_serial, limit);
+    s->limit = limit;
     s->serial = &s->own_serial;
     flare_core_init(&s->core, s->serial);
     s->is_root = true;
     s->lifetime_ended = 0;
     s->delivering = 0;
+    s->counted_live = 0;
+    s->counted_peak = 0;
 }
 
 void client_signal_init_derived(client_signal *s, client_signal *upstream) {
@@ -193,6 +210,8 @@ void client_signal_init_derived(client_signal *s, client_signal *upstream) {
     s->is_root = false;
     s->lifetime_ended = 0;
     s->delivering = 0;
+    s->counted_live = 0;
+    s->counted_peak = 0;
 }
 
 void client_signal_destroy(client_signal *s) { flare_core_destroy(&s->core, release_thunk); }
@@ -218,6 +237,8 @@ static void interrupt_promptly(client_signal *s, flare_node *pending) {
 /* drain */
 static void drain(client_signal *s, flare_node *first) {
     flare_node *next = first;
+    unsigned int group = flare_serial_return_batch(s->serial);
+    unsigned int taken = 0;
     for (;;) {
         while (next) {
             flare_node *node = next;
@@ -225,13 +246,25 @@ static void drain(client_signal *s, flare_node *first) {
             if (flare_node_is_removal(node)) {
                 complete_removal(node);
             } else if (flare_core_interrupt_requested(&s->core)) {
-                (void)take_event(node);
+                (void)take_event(s, node);
                 interrupt_promptly(s, next);
                 return;
-            } else if (deliver(s, take_event(node))) {
-                finish_root_termination(s, next);
-                return;
+            } else {
+                bool counted = flare_node_is_counted(node);
+                client_event ev = take_event(s, node);
+                if (counted && ++taken == group) {
+                    flare_serial_return_slots(s->serial, taken);
+                    taken = 0;
+                }
+                if (deliver(s, ev)) {
+                    finish_root_termination(s, next);
+                    return;
+                }
             }
+        }
+        if (taken != 0) {
+            flare_serial_return_slots(s->serial, taken);
+            taken = 0;
         }
         flare_node *more = flare_serial_release(s->serial);
         if (!more) return;
@@ -250,7 +283,7 @@ static void finish_root_termination(client_signal *s, flare_node *pending) {
             if (flare_node_is_removal(node)) {
                 complete_removal(node);
             } else {
-                (void)take_event(node);
+                (void)take_event(s, node);
             }
         }
         if (!closed) break;
@@ -263,22 +296,39 @@ static void finish_root_termination(client_signal *s, flare_node *pending) {
 /* sendQueued */
 static void send_queued(client_signal *s, client_event ev) {
     if (flare_serial_peek(s->serial) == FLARE_SERIAL_CLOSED) return;
-    if (ev.kind == CLIENT_INTERRUPTED) flare_core_request_interrupt(&s->core);
-    flare_node *node = make_node(ev);
+    AO_t kind = FLARE_NODE_EVENT;
+    if (ev.kind == CLIENT_VALUE) {
+        switch (flare_serial_reserve(s->serial)) {
+        case FLARE_RESERVE_COUNTED:
+            kind = FLARE_NODE_COUNTED;
+            break;
+        case FLARE_RESERVE_CLOSED:
+            return;
+        default:
+            break;
+        }
+    } else if (ev.kind == CLIENT_INTERRUPTED) {
+        flare_core_request_interrupt(&s->core);
+    }
+    flare_node *node = make_node(s, ev, kind);
     switch (flare_serial_push(s->serial, node, true)) {
     case FLARE_PUSH_QUEUED:
         me()->stats.sends_queued++;
         return;
-    case FLARE_PUSH_ACQUIRED:
-        if (deliver(s, take_event(node))) {
+    case FLARE_PUSH_ACQUIRED: {
+        bool counted = flare_node_is_counted(node);
+        client_event own = take_event(s, node);
+        if (counted) flare_serial_return_slots(s->serial, 1);
+        if (deliver(s, own)) {
             finish_root_termination(s, NULL);
         } else {
             flare_node *pending = flare_serial_release(s->serial);
             if (pending) drain(s, pending);
         }
         return;
+    }
     default:
-        (void)take_event(node);
+        (void)take_event(s, node);
     }
 }
 

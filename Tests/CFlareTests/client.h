@@ -63,6 +63,12 @@ typedef struct client_signal {
     volatile AO_t lifetime_ended;
     /** Threads inside `deliver` of this signal (serialization detector). */
     volatile AO_t delivering;
+    /** Counted nodes alive (made after admission, not yet freed), and their
+     * peak: the queue limit's invariant is peak <= limit (contract 9). */
+    volatile AO_t counted_live;
+    volatile AO_t counted_peak;
+    /** The limit it was made with (the core drops its own to 0 on close). */
+    unsigned int limit;
 } client_signal;
 
 /** What `observe` returns: Swift's `Observation` disposable. */
@@ -102,6 +108,8 @@ client_stats client_get_stats(void);
 /* Signals ------------------------------------------------------------------ */
 
 void client_signal_init_root(client_signal *s);
+/** A root signal whose queue holds at most `limit` counted events (contract 9). */
+void client_signal_init_root_limited(client_signal *s, unsigned int limit);
 /** A derived signal in `upstream`'s domain (what a unary operator makes). */
 void client_signal_init_derived(client_signal *s, client_signal *upstream);
 /** SignalCore.deinit: only once nothing else can reach the signal. */

@@ -9,8 +9,7 @@
  * FLARE_STRESS_SCALE (default 1.0) scales the iteration counts; the valgrind
  * run uses a small one.
  */
-#include "client.h"
-#include "harness.h"
+#include "stress.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -22,17 +21,6 @@
 HARNESS_STATE;
 
 enum { SENDERS = 4, REENTRANT_TID = SENDERS, MAX_TID = SENDERS + 1 };
-#define TID_SHIFT 40
-
-static double scale = 1.0;
-static long scaled(long n) {
-    long v = (long)(n * scale);
-    return v < 1 ? 1 : v;
-}
-
-static long encode(long tid, long seq) { return (tid << TID_SHIFT) | seq; }
-static long tid_of(long v) { return v >> TID_SHIFT; }
-static long seq_of(long v) { return v & ((1L << TID_SHIFT) - 1); }
 
 /* A permanent observer. Its fields are touched only inside deliveries, which
  * the core serializes (and orders across drainers), so they need no atomics. */
@@ -181,18 +169,6 @@ static void *disposer(void *p) {
         if (AO_load_acquire(&sh->stop)) return NULL;
         sched_yield();
     }
-}
-
-static client_stats baseline;
-
-static void check_balanced(void) {
-    client_stats st = client_get_stats();
-    /* -1: a core built without the accounting (the ThreadSanitizer run, where
-     * its shared counter would order threads); valgrind checks leaks there. */
-    if (flare_debug_live_entries() != -1) CHECK_EQ(flare_debug_live_entries(), 0);
-    CHECK_EQ(st.nodes_created - baseline.nodes_created, st.nodes_freed - baseline.nodes_freed);
-    CHECK_EQ(st.observers_created - baseline.observers_created,
-             st.observers_released - baseline.observers_released);
 }
 
 static void senders_churn_and_reentrancy(void) {
@@ -570,8 +546,7 @@ static void pool_allocation_in_a_thread_destructor(void) {
 }
 
 int main(void) {
-    const char *env = getenv("FLARE_STRESS_SCALE");
-    if (env) scale = atof(env);
+    stress_read_scale();
     client_keep_released = true; /* a late call hits a poisoned context, not freed memory */
     printf("scale %g\n", scale);
     RUN(senders_churn_and_reentrancy);

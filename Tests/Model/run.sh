@@ -1,5 +1,6 @@
 #!/bin/sh
-# Model-checks Tests/Model/flare.pml with spin: every configuration below is
+# Model-checks Tests/Model/flare.pml and Tests/Model/overload.pml (the queue
+# limit, contract 9) with spin: every configuration below is
 # an exhaustive search (no bitstate hashing; -DCOLLAPSE only compresses), and
 # any assertion violation, invalid end state (a thread stuck forever) or
 # non-progress cycle fails the script. Prints pan's state counts.
@@ -12,16 +13,17 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/flare-model.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-cp "$here/flare.pml" "$work/"
+cp "$here/flare.pml" "$here/overload.pml" "$work/"
 cd "$work"
 
 status=0
 
-# check NAME PAN_CFLAGS PAN_ARGS SPIN_DEFINES...
+# check NAME PAN_CFLAGS PAN_ARGS SPIN_DEFINES... (the model is $model)
+model=flare.pml
 check() {
     name=$1 cflags=$2 args=$3
     shift 3
-    spin "$@" -a flare.pml >/dev/null
+    spin "$@" -a $model >/dev/null
     # shellcheck disable=SC2086
     cc -O2 $cflags -o pan pan.c
     start=$(date +%s)
@@ -36,20 +38,24 @@ check() {
     else
         echo "FAIL $name (errors: ${errors:-?})"
         cat pan.out
-        if [ -f flare.pml.trail ]; then
-            spin "$@" -t -p flare.pml | tail -60
-            rm -f flare.pml.trail
+        if [ -f $model.trail ]; then
+            spin "$@" -t -p $model | tail -60
+            rm -f $model.trail
         fi
         status=1
     fi
 }
 
 safety="-DSAFETY -DCOLLAPSE"
+# FLARE_MODEL=overload runs only overload.pml's configurations (seconds);
+# FLARE_MODEL=flare only flare.pml's.
+only=${FLARE_MODEL:-all}
 if [ $# -gt 0 ]; then
     check "custom $*" "$safety" "-m200000" "$@"
     exit $status
 fi
 
+if [ "$only" != overload ]; then
 # Senders 0 (S0_VALUES values, then completed) and 1 (S1_VALUES values);
 # Disposer disposes observer 0; Attacher attaches observer 1 and disposes it;
 # observer 2 sends reentrantly (REENTRANT).
@@ -79,5 +85,29 @@ check "interrupt: two senders 2+interrupted / 2, dispose, reentrant" \
 # single steps here, so this shows the protocol itself never livelocks).
 check "non-progress cycles (-DNP), two senders 1+terminal / 1, dispose, reentrant" \
     "-DNP -DCOLLAPSE" "-l -m200000" -DS0_VALUES=1 -DS1_VALUES=1 -DWITH_ATTACHER=0
+
+fi
+
+# The queue limit (overload.pml): two senders outpacing the drainer on a
+# limit of 1 or 2, waiting (POLLS polls, then parking on the futex word) and
+# woken by the holder; a reentrant send from inside a delivery into the full
+# domain (it must not wait: it would wait for itself); a terminal event that
+# must release every waiter. An invalid end state here is a sender asleep or
+# waiting forever: a lost wake-up or a deadlock.
+if [ "$only" != flare ]; then
+model=overload.pml
+check "limit: two senders 2 / 2, limit 1" \
+    "$safety" "-m200000" -DLIMIT=1
+check "limit: reentrant send into a full domain, then completed, limit 1" \
+    "$safety" "-m200000" -DLIMIT=1 -DREENTRANT=1 -DTERMINAL=1
+check "limit: park at once (no polls), two senders 3 / 3, limit 1" \
+    "$safety" "-m200000" -DLIMIT=1 -DPOLLS=0 -DS0_VALUES=3 -DS1_VALUES=3
+check "limit: two senders 2+completed / 3, limit 1 (closing admits nobody)" \
+    "$safety" "-m200000" -DLIMIT=1 -DTERMINAL=1 -DS0_VALUES=2 -DS1_VALUES=3
+check "limit: two senders 3+completed / 3, reentrant, limit 2" \
+    "$safety" "-m200000" -DLIMIT=2 -DTERMINAL=1 -DREENTRANT=1 -DS0_VALUES=3 -DS1_VALUES=3
+check "limit: non-progress cycles (-DNP), two senders 2 / 2, reentrant, limit 1" \
+    "-DNP -DCOLLAPSE" "-l -m200000" -DLIMIT=1 -DREENTRANT=1
+fi
 
 exit $status

@@ -11,6 +11,12 @@
 /// queued and delivered after the current event, to every observer; it never
 /// deadlocks.
 ///
+/// Memory stays bounded when senders outpace the delivering thread: at most
+/// the signal's `QueueLimit` of values sent from other threads wait behind a
+/// delivery; a sender from another thread that finds the queue full waits,
+/// without a lock, until the delivering thread has taken one off. Sends from
+/// inside the signal's own delivery and terminal events never wait.
+///
 /// Observers are called in the order they were attached. An observer
 /// attached by `observe` receives every event sent after `observe` returns;
 /// observing a terminated signal sends `interrupted` at once.
@@ -19,9 +25,11 @@
 /// neither, it is interrupted: its generator's lifetime ends, releasing what
 /// the generator attached to it.
 ///
-/// Cost: a send with no contention is two atomic compare-and-swaps plus one
-/// unretained call per observer; no allocation, no lock, no reference
-/// counting. `observe` and `dispose` are lock-free and O(1).
+/// Cost: a send with no contention is two atomic compare-and-swaps (and two
+/// plain stores to the same cache line) plus one unretained call per
+/// observer; no allocation, no lock, no reference counting. A send that
+/// finds a delivery in progress allocates one node. `observe` and `dispose`
+/// are lock-free and O(1).
 public final class Signal<Value, Error: Swift.Error> {
     @usableFromInline
     let core: SignalCore<Value, Error>
@@ -37,8 +45,15 @@ public final class Signal<Value, Error: Swift.Error> {
     /// The observer may be used from any thread. The lifetime ends when the
     /// signal terminates; attach to it whatever the generator must release
     /// then. If the observer is released, the signal is interrupted.
-    public convenience init(_ generator: (Observer, Lifetime) -> Void) {
-        let core = SignalCore<Value, Error>()
+    ///
+    /// - Parameters:
+    ///   - queueLimit: How many values sent from other threads may wait
+    ///     behind a delivery in progress before such a sender waits for the
+    ///     delivering thread (contract 9). Sends from inside the signal's
+    ///     own delivery and terminal events never wait.
+    ///   - generator: Called at once with the signal's input and lifetime.
+    public convenience init(queueLimit: QueueLimit = .default, _ generator: (Observer, Lifetime) -> Void) {
+        let core = SignalCore<Value, Error>(queueLimit: queueLimit)
         self.init(core: core)
         let input = Observer(action: { [core] event in core.send(event) }, interruptsOnDeinit: true)
         generator(input, core.lifetime)
@@ -50,12 +65,17 @@ public final class Signal<Value, Error: Swift.Error> {
 
     /// A signal and the observer that sends into it.
     ///
-    /// - Parameter disposable: Disposed when the signal terminates.
+    /// - Parameters:
+    ///   - disposable: Disposed when the signal terminates.
+    ///   - queueLimit: How many values sent from other threads may wait
+    ///     behind a delivery in progress before such a sender waits for the
+    ///     delivering thread (contract 9). Sends from inside the signal's own
+    ///     delivery and terminal events never wait.
     /// - Returns: The signal, and its input. Sending to the input from any
     ///   thread sends into the signal; releasing the input interrupts it.
     @inlinable
-    public static func pipe(disposable: Disposable? = nil) -> (output: Signal, input: Observer) {
-        let core = SignalCore<Value, Error>()
+    public static func pipe(disposable: Disposable? = nil, queueLimit: QueueLimit = .default) -> (output: Signal, input: Observer) {
+        let core = SignalCore<Value, Error>(queueLimit: queueLimit)
         let output = Signal(core: core)
         if let disposable { core.lifetime += disposable }
         let input = Observer(action: { [core] event in core.send(event) }, interruptsOnDeinit: true)

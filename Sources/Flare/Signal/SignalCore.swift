@@ -7,9 +7,10 @@ final class SerialDomain: @unchecked Sendable {
     @usableFromInline
     let serial: UnsafeMutablePointer<flare_serial>
 
-    init() {
+    init(queueLimit: QueueLimit) {
         serial = allocateLineAligned(flare_serial.self)
         flare_serial_init(serial)
+        flare_serial_set_limit(serial, queueLimit.events)
     }
 
     deinit {
@@ -83,10 +84,11 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     @usableFromInline
     let lifetime: Lifetime
 
-    /// A root core with a fresh serial word.
+    /// A root core with a fresh serial word, whose queue holds at most
+    /// `queueLimit` events sent from other threads.
     @usableFromInline
-    convenience init() {
-        self.init(domain: SerialDomain(), isRoot: true)
+    convenience init(queueLimit: QueueLimit = .default) {
+        self.init(domain: SerialDomain(queueLimit: queueLimit), isRoot: true)
     }
 
     /// A derived core in `upstream`'s domain.
@@ -117,7 +119,9 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     ///
     /// If no delivery is in progress, delivers at once on this thread without
     /// allocating; otherwise queues the event behind the delivery in progress
-    /// (which may be this thread's own: a reentrant send) and returns.
+    /// (which may be this thread's own: a reentrant send) and returns. A
+    /// value sent from another thread first waits for a slot if the queue
+    /// holds the domain's `QueueLimit` (contract 9).
     @inlinable
     func send(_ event: Event) {
         if _fastPath(flare_serial_try_acquire(serial)) {
@@ -151,20 +155,40 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     /// progress. Out of line, but `@inlinable` like everything a drain runs,
     /// so that it is specialized in the caller: generic code here would look
     /// up the event type's metadata at every queued event.
+    ///
+    /// A value takes a slot of the queue limit first, waiting for one if
+    /// the queue is full, unless this thread is the one delivering (a
+    /// reentrant send, or one from inside the domain's delivery through an
+    /// operator): see `flare_serial_reserve`. Terminal events never wait.
     @inlinable
     @inline(never)
     func sendQueued(_ event: Event) {
         if flare_serial_peek(serial) == UInt(FLARE_SERIAL_CLOSED) { return }
-        // Prompt interruption: the drainer will deliver `interrupted` before
-        // anything still queued (see `drain`). Set before the push, whose
-        // releasing CAS carries it to the drainer that takes the node.
-        if case .interrupted = event { flare_core_request_interrupt(raw) }
-        let node = makeNode(event)
+        var kind = UInt(FLARE_NODE_EVENT)
+        if case .value = event {
+            switch flare_serial_reserve(serial) {
+            case FLARE_RESERVE_COUNTED: kind = UInt(FLARE_NODE_COUNTED)
+            case FLARE_RESERVE_CLOSED: return
+            default: break
+            }
+        } else if case .interrupted = event {
+            // Prompt interruption: the drainer will deliver `interrupted`
+            // before anything still queued (see `drain`). Set before the
+            // push, whose releasing CAS carries it to the drainer that takes
+            // the node.
+            flare_core_request_interrupt(raw)
+        }
+        let node = makeNode(event, kind: kind)
         switch flare_serial_push(serial, node, true) {
         case FLARE_PUSH_QUEUED:
             return
         case FLARE_PUSH_ACQUIRED:
-            deliverAndLeave(takeEvent(node))
+            // The word was idle after all: deliver it ourselves, and give
+            // back the slot the node held (we hold the word now).
+            let counted = flare_node_is_counted(node)
+            let event = takeEvent(node)
+            if counted { flare_serial_return_slots(serial, 1) }
+            deliverAndLeave(event)
         default:
             destroyEvent(node)
         }
@@ -174,19 +198,28 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     @inlinable
     static var nodeSize: Int { payloadOffset + MemoryLayout<Event>.size }
 
+    /// A node holding `event`, of kind `FLARE_NODE_EVENT` or, if it holds a
+    /// slot of the queue limit, `FLARE_NODE_COUNTED`.
     @inlinable
-    func makeNode(_ event: Event) -> UnsafeMutablePointer<flare_node> {
+    func makeNode(_ event: Event, kind: UInt) -> UnsafeMutablePointer<flare_node> {
         // The pool's memory is 16-byte aligned, as malloc's; wider events
         // would need another allocator, and no Swift enum of values is wider.
         precondition(MemoryLayout<Event>.alignment <= 16, "event alignment above 16 bytes")
         let node = flare_node_alloc(Self.nodeSize)!
-        node.initialize(to: flare_node(next: nil, kind: UInt(FLARE_NODE_EVENT)))
+        node.initialize(to: flare_node(next: nil, kind: kind))
         (UnsafeMutableRawPointer(node) + Self.payloadOffset).bindMemory(to: Event.self, capacity: 1).initialize(to: event)
+        #if DEBUG
+        if kind == UInt(FLARE_NODE_COUNTED) { flare_serial_debug_note_queued(serial, 1) }
+        #endif
         return node
     }
 
+    /// Moves the event out of `node` and frees the node.
     @inlinable
     func takeEvent(_ node: UnsafeMutablePointer<flare_node>) -> Event {
+        #if DEBUG
+        if flare_node_is_counted(node) { flare_serial_debug_note_queued(serial, -1) }
+        #endif
         let event = (UnsafeMutableRawPointer(node) + Self.payloadOffset).assumingMemoryBound(to: Event.self).move()
         flare_node_free(node, Self.nodeSize)
         return event
@@ -210,10 +243,18 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     /// word is released or the signal terminates. An `interrupted` sent
     /// meanwhile overtakes every event still queued (contract 8): the check
     /// before each queued event is where a delivery begins.
+    ///
+    /// The slots of counted nodes (contract 9) are returned once the node is
+    /// freed, before its delivery, in groups of `flare_serial_return_batch`
+    /// and at the end of each batch, so that nothing is left owed when the
+    /// word is released. A termination returns nothing: closing the word
+    /// releases every waiting sender.
     @inlinable
     @inline(never)
     func drain(_ first: UnsafeMutablePointer<flare_node>) {
         var next: UnsafeMutablePointer<flare_node>? = first
+        let group = flare_serial_return_batch(serial)
+        var taken: UInt32 = 0
         while true {
             while let node = next {
                 next = node.pointee.next
@@ -223,10 +264,25 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
                     destroyEvent(node)
                     interruptPromptly(pending: next)
                     return
-                } else if deliver(takeEvent(node)) {
-                    finishRootTermination(pending: next)
-                    return
+                } else {
+                    let counted = flare_node_is_counted(node)
+                    let event = takeEvent(node)
+                    if counted {
+                        taken &+= 1
+                        if taken == group {
+                            flare_serial_return_slots(serial, taken)
+                            taken = 0
+                        }
+                    }
+                    if deliver(event) {
+                        finishRootTermination(pending: next)
+                        return
+                    }
                 }
+            }
+            if taken != 0 {
+                flare_serial_return_slots(serial, taken)
+                taken = 0
             }
             guard let more = flare_serial_release(serial) else { return }
             next = more
