@@ -184,7 +184,7 @@ extension CollectOperator {
     /// `collect(count:)`.
     @inlinable
     static func arrays(of count: Int) -> CollectOperator {
-        precondition(count > 0, "collect(count:) needs a positive count, got \(count)")
+        flarePrecondition(count > 0, "collect(count:) needs a positive count, got \(count)")
         return CollectOperator { values in values.count == count }
     }
 }

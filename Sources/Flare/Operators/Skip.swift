@@ -94,7 +94,7 @@ struct SkipFirstOperator<Value, Error: Swift.Error>: FilteringOperator {
     /// Whether `skip(first: count)` drops anything; stops on a negative count.
     @inlinable
     static func skipsAny(_ count: Int) -> Bool {
-        precondition(count >= 0, "skip(first:) needs a non-negative count, got \(count)")
+        flarePrecondition(count >= 0, "skip(first:) needs a non-negative count, got \(count)")
         return count > 0
     }
 

@@ -95,7 +95,7 @@ struct TakeFirstOperator<Value, Error: Swift.Error>: FilteringOperator {
     /// count.
     @inlinable
     static func takesAny(_ count: Int) -> Bool {
-        precondition(count >= 0, "take(first:) needs a non-negative count, got \(count)")
+        flarePrecondition(count >= 0, "take(first:) needs a non-negative count, got \(count)")
         return count > 0
     }
 
@@ -123,7 +123,7 @@ struct TakeLastOperator<Value, Error: Swift.Error>: FilteringOperator {
 
     @inlinable
     init(count: Int) {
-        precondition(count >= 0, "take(last:) needs a non-negative count, got \(count)")
+        flarePrecondition(count >= 0, "take(last:) needs a non-negative count, got \(count)")
         self.count = count
     }
 

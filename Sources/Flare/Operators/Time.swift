@@ -70,7 +70,7 @@ extension Signal {
     ///
     /// - Precondition: `interval` is not negative.
     public func delay(_ interval: TimeInterval, on scheduler: DateScheduler) -> Signal<Value, Error> {
-        precondition(interval >= 0, "delay needs a non-negative interval")
+        flarePrecondition(interval >= 0, "delay needs a non-negative interval")
         return Signal { output, lifetime in
             lifetime += self.observe { event in
                 switch event {
@@ -102,7 +102,7 @@ extension Signal {
     ///
     /// - Precondition: `interval` is not negative.
     public func throttle(_ interval: TimeInterval, on scheduler: DateScheduler) -> Signal<Value, Error> {
-        precondition(interval >= 0, "throttle needs a non-negative interval")
+        flarePrecondition(interval >= 0, "throttle needs a non-negative interval")
         return scheduledFunnel(on: scheduler) { (emit: HeldCore<Value, Error>, tick: @escaping (Date) -> Void) in
             var held: Value?
             var lastSent: Date?
@@ -202,7 +202,7 @@ extension Signal {
         on scheduler: DateScheduler,
         discardWhenCompleted: Bool = true
     ) -> Signal<Value, Error> {
-        precondition(interval >= 0, "debounce needs a non-negative interval")
+        flarePrecondition(interval >= 0, "debounce needs a non-negative interval")
         // A tick is `false` when a wait ends, `true` when the wait for the
         // last value before completion ends.
         return scheduledFunnel(on: scheduler) { (emit: HeldCore<Value, Error>, tick: @escaping (Bool) -> Void) in
@@ -367,7 +367,7 @@ extension Signal {
         raising error: Error,
         on scheduler: DateScheduler
     ) -> Signal<Value, Error> {
-        precondition(interval >= 0, "timeout needs a non-negative interval")
+        flarePrecondition(interval >= 0, "timeout needs a non-negative interval")
         return Signal { output, lifetime in
             lifetime += scheduler.schedule(after: scheduler.currentDate.addingTimeInterval(interval)) {
                 output.send(error: error)

@@ -94,8 +94,8 @@ public final class QueueScheduler: DateScheduler {
         leeway: DispatchTimeInterval,
         action: @escaping () -> Void
     ) -> Disposable? {
-        precondition(interval.timeInterval >= 0, "a repeating action needs a non-negative interval")
-        precondition(leeway.timeInterval >= 0, "a repeating action needs a non-negative leeway")
+        flarePrecondition(interval.timeInterval >= 0, "a repeating action needs a non-negative interval")
+        flarePrecondition(leeway.timeInterval >= 0, "a repeating action needs a non-negative leeway")
         return startTimer(at: Self.wallTime(for: date), interval: interval, leeway: leeway, action: action)
     }
 

@@ -102,8 +102,8 @@ extension DateScheduler {
     ///
     /// - Precondition: `interval` and `leeway` are not negative.
     nonisolated(nonsending) public func sleep(for interval: DispatchTimeInterval, leeway: DispatchTimeInterval = .seconds(0)) async throws {
-        precondition(interval.timeInterval >= 0, "sleep(for:) needs a non-negative interval")
-        precondition(leeway.timeInterval >= 0, "sleep(for:) needs a non-negative leeway")
+        flarePrecondition(interval.timeInterval >= 0, "sleep(for:) needs a non-negative interval")
+        flarePrecondition(leeway.timeInterval >= 0, "sleep(for:) needs a non-negative leeway")
         try await sleep(untilDate: currentDate.addingTimeInterval(interval))
     }
 
@@ -114,7 +114,7 @@ extension DateScheduler {
     ///
     /// - Precondition: `leeway` is not negative.
     nonisolated(nonsending) public func sleep(until deadline: Date, leeway: DispatchTimeInterval = .seconds(0)) async throws {
-        precondition(leeway.timeInterval >= 0, "sleep(until:) needs a non-negative leeway")
+        flarePrecondition(leeway.timeInterval >= 0, "sleep(until:) needs a non-negative leeway")
         try await sleep(untilDate: deadline)
     }
 
@@ -128,8 +128,8 @@ extension DateScheduler {
     ///
     /// - Precondition: `interval` and `leeway` are not negative.
     public func timer(interval: DispatchTimeInterval, leeway: DispatchTimeInterval = .seconds(0)) -> AsyncStream<Date> {
-        precondition(interval.timeInterval >= 0, "timer(interval:) needs a non-negative interval")
-        precondition(leeway.timeInterval >= 0, "timer(interval:) needs a non-negative leeway")
+        flarePrecondition(interval.timeInterval >= 0, "timer(interval:) needs a non-negative interval")
+        flarePrecondition(leeway.timeInterval >= 0, "timer(interval:) needs a non-negative leeway")
         let ticks = Ticks()
         // Weak: the scheduler's queue must not keep the buffer, hence the
         // stream, alive; releasing the stream is what stops the timer.

@@ -154,7 +154,7 @@ public final class TestScheduler: DateScheduler {
         action: @escaping () -> Void
     ) -> Disposable? {
         let seconds = interval.timeInterval
-        precondition(seconds > 0, "TestScheduler needs a positive repetition interval")
+        flarePrecondition(seconds > 0, "TestScheduler needs a positive repetition interval")
         return enqueue(Entry(due: date, interval: seconds.isFinite ? seconds : nil, scheduler: self, action: action))
     }
 
@@ -176,7 +176,7 @@ public final class TestScheduler: DateScheduler {
     ///
     /// - Precondition: `interval` is not negative.
     public func advance(by interval: TimeInterval) {
-        precondition(interval >= 0, "TestScheduler.advance(by:) needs a non-negative interval, got \(interval) s; use rewind(by:)")
+        flarePrecondition(interval >= 0, "TestScheduler.advance(by:) needs a non-negative interval, got \(interval) s; use rewind(by:)")
         advance(to: currentDate.addingTimeInterval(interval))
     }
 
@@ -186,7 +186,7 @@ public final class TestScheduler: DateScheduler {
     ///
     /// - Precondition: `newDate` is not before `currentDate`.
     public func advance(to newDate: Date) {
-        precondition(newDate >= currentDate, "TestScheduler.advance(to:) needs a date not before \(currentDate), got \(newDate); use rewind(by:)")
+        flarePrecondition(newDate >= currentDate, "TestScheduler.advance(to:) needs a date not before \(currentDate), got \(newDate); use rewind(by:)")
         while let entry = nextDue(by: newDate) {
             run(entry)
         }
@@ -208,7 +208,7 @@ public final class TestScheduler: DateScheduler {
     /// - Precondition: `interval` is not negative.
     public func rewind(by interval: DispatchTimeInterval) {
         let seconds = interval.timeInterval
-        precondition(seconds >= 0, "TestScheduler cannot rewind by a negative interval; use advance(by:)")
+        flarePrecondition(seconds >= 0, "TestScheduler cannot rewind by a negative interval; use advance(by:)")
         state.withLock { $0.now = $0.now.addingTimeInterval(-seconds) }
     }
 
@@ -289,7 +289,7 @@ extension TestScheduler {
     /// - Precondition: `interval` is not negative.
     @MainActor
     public func advance(by interval: TimeInterval) async {
-        precondition(interval >= 0, "TestScheduler.advance(by:) needs a non-negative interval, got \(interval) s; use rewind(by:)")
+        flarePrecondition(interval >= 0, "TestScheduler.advance(by:) needs a non-negative interval, got \(interval) s; use rewind(by:)")
         await advance(to: currentDate.addingTimeInterval(interval))
     }
 
@@ -331,7 +331,7 @@ extension TestScheduler {
     /// - Precondition: `newDate` is not before `currentDate`.
     @MainActor
     public func advance(to newDate: Date) async {
-        precondition(newDate >= currentDate, "TestScheduler.advance(to:) needs a date not before \(currentDate), got \(newDate); use rewind(by:)")
+        flarePrecondition(newDate >= currentDate, "TestScheduler.advance(to:) needs a date not before \(currentDate), got \(newDate); use rewind(by:)")
         await Self.letReadyTasksRun()
         while let entry = nextDue(by: newDate) {
             run(entry)

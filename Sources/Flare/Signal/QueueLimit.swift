@@ -36,7 +36,7 @@ public struct QueueLimit: Sendable, Hashable, CustomStringConvertible {
 
     /// At most `count` events queued behind a delivery (1 … 2³⁰).
     public static func events(_ count: Int) -> QueueLimit {
-        precondition(count >= 1 && count <= Int(FLARE_SERIAL_MAX_LIMIT),
+        flarePrecondition(count >= 1 && count <= Int(FLARE_SERIAL_MAX_LIMIT),
                      "QueueLimit.events: \(count) is not in 1...\(FLARE_SERIAL_MAX_LIMIT)")
         return QueueLimit(uncheckedEvents: UInt32(count))
     }

@@ -204,7 +204,7 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     func makeNode(_ event: Event, kind: UInt) -> UnsafeMutablePointer<flare_node> {
         // The pool's memory is 16-byte aligned, as malloc's; wider events
         // would need another allocator, and no Swift enum of values is wider.
-        precondition(MemoryLayout<Event>.alignment <= 16, "event alignment above 16 bytes")
+        flarePrecondition(MemoryLayout<Event>.alignment <= 16, "event alignment above 16 bytes")
         let node = flare_node_alloc(Self.nodeSize)!
         node.initialize(to: flare_node(next: nil, kind: kind))
         (UnsafeMutableRawPointer(node) + Self.payloadOffset).bindMemory(to: Event.self, capacity: 1).initialize(to: event)

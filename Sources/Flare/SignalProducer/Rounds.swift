@@ -97,7 +97,7 @@ extension SignalProducer {
     ///
     /// - Precondition: `count >= 0`.
     public func `repeat`(_ count: Int) -> SignalProducer<Value, Error> {
-        precondition(count >= 0, "repeat(_:) needs a non-negative count, got \(count)")
+        flarePrecondition(count >= 0, "repeat(_:) needs a non-negative count, got \(count)")
         if count == 0 { return .empty }
         if count == 1 { return self }
         return Rounds.producer(self) {
@@ -119,7 +119,7 @@ extension SignalProducer {
     ///
     /// - Precondition: `count >= 0`.
     public func retry(upTo count: Int) -> SignalProducer<Value, Error> {
-        precondition(count >= 0, "retry(upTo:) needs a non-negative count, got \(count)")
+        flarePrecondition(count >= 0, "retry(upTo:) needs a non-negative count, got \(count)")
         if count == 0 { return self }
         return Rounds.producer(self) {
             var left = count
@@ -136,8 +136,8 @@ extension SignalProducer {
     ///
     /// - Precondition: `count >= 0` and `interval >= 0`.
     public func retry(upTo count: Int, interval: TimeInterval, on scheduler: DateScheduler) -> SignalProducer<Value, Error> {
-        precondition(count >= 0, "retry(upTo:interval:on:) needs a non-negative count, got \(count)")
-        precondition(interval >= 0, "retry(upTo:interval:on:) needs a non-negative interval, got \(interval)")
+        flarePrecondition(count >= 0, "retry(upTo:interval:on:) needs a non-negative count, got \(count)")
+        flarePrecondition(interval >= 0, "retry(upTo:interval:on:) needs a non-negative interval, got \(interval)")
         if count == 0 { return self }
         return Rounds.producer(self) {
             var left = count

@@ -33,8 +33,8 @@ extension SignalProducer where Value == Date, Error == Never {
     public static func timer(
         interval: DispatchTimeInterval, on scheduler: DateScheduler, leeway: DispatchTimeInterval
     ) -> SignalProducer<Date, Never> {
-        precondition(interval.timeInterval >= 0, "timer(interval:on:leeway:) needs a non-negative interval, got \(interval)")
-        precondition(leeway.timeInterval >= 0, "timer(interval:on:leeway:) needs a non-negative leeway, got \(leeway)")
+        flarePrecondition(interval.timeInterval >= 0, "timer(interval:on:leeway:) needs a non-negative interval, got \(interval)")
+        flarePrecondition(leeway.timeInterval >= 0, "timer(interval:on:leeway:) needs a non-negative leeway, got \(leeway)")
         return SignalProducer { observer, lifetime in
             lifetime += scheduler.schedule(
                 after: scheduler.currentDate.addingTimeInterval(interval), interval: interval, leeway: leeway
@@ -54,7 +54,7 @@ extension SignalProducer where Error == Never {
     public static func interval<S: Sequence>(
         _ values: S, interval: DispatchTimeInterval, on scheduler: DateScheduler
     ) -> SignalProducer<Value, Never> where S.Element == Value {
-        precondition(interval.timeInterval >= 0, "interval(_:interval:on:) needs a non-negative interval, got \(interval)")
+        flarePrecondition(interval.timeInterval >= 0, "interval(_:interval:on:) needs a non-negative interval, got \(interval)")
         return SignalProducer { observer, lifetime in
             var iterator = values.makeIterator()
             var pending = iterator.next()

@@ -29,7 +29,7 @@ internal final class PThreadMutex<Value: Sendable>: @unchecked Sendable {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         let status = pthread_mutex_init(mutex, nil)
-        precondition(status == 0, "pthread_mutex_init failed: \(status)")
+        flarePrecondition(status == 0, "pthread_mutex_init failed: \(status)")
     }
 
     deinit {
