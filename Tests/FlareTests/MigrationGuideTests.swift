@@ -28,6 +28,26 @@ struct MigrationGuideTests {
         #expect(log.items == ["now 21.5", "cleaned up"])
     }
 
+    @Test("from ReactiveObjC: createSignal: is a producer, its work runs at each start")
+    func reactiveObjCProducers() {
+        let log = Recorder<String>()
+        let fetches = Counter()
+        // createSignal: → SignalProducer: the work runs again at every start
+        let fetch = SignalProducer<String, TemperatureError> { observer, lifetime in
+            fetches.increment()                          // a side effect of each start
+            observer.send(value: "reading \(fetches.count)")
+            observer.sendCompleted()
+            lifetime.observeEnded { log.append("fetch \(fetches.count) cleaned up") }
+        }
+        fetch.startWithResult { log.append("\($0)") }  // subscribeNext:error:
+        fetch.retry(upTo: 2).start(Signal.Observer(value: { log.append($0) }))
+
+        #expect(fetches.count == 2)
+        #expect(log.items == [
+            "success(\"reading 1\")", "fetch 1 cleaned up", "reading 2", "fetch 2 cleaned up",
+        ])
+    }
+
     @Test("from ReactiveObjC: the RACStream operators")
     func reactiveObjCOperators() {
         let (words, wordInput) = Signal<String, Never>.pipe()
