@@ -349,13 +349,17 @@ extension TestScheduler {
     }
 
     /// Suspends the caller, on the main actor, while tasks that are ready
-    /// to run go first. Each of ten rounds yields the main actor, which runs
+    /// to run go first. Each of 25 rounds yields the main actor, which runs
     /// the main-actor jobs already queued (first in, first out), then waits
     /// for a background-priority task that only yields, which gives the
     /// global executor's queued jobs their turn.
     @MainActor
     private static func letReadyTasksRun() async {
-        for _ in 0..<10 {
+        // 25 rather than ReactiveSwift's 10: under a loaded machine a woken
+        // task's hop through the global executor took more turns (3 of 433
+        // runs of the timer test missed a tick with 10 next to four other
+        // test processes).
+        for _ in 0..<25 {
             await Task.yield()
             await Task.detached(priority: .background) { await Task.yield() }.value
         }
