@@ -106,9 +106,10 @@ static flare_entry *in_attach_order(AO_t top) {
 flare_attach_result flare_core_attach(flare_core *c, flare_entry *e) {
     /* Acquire: finding the stack closed, the caller goes on to call its own
      * observer (`interrupted`), outside any drain. The close is the
-     * terminating drainer's releasing CAS, made after its last call into an
-     * observer of this signal (flare_core_seal); reading it with acquire
-     * makes every such call happen before ours (contracts 1 and 5
+     * terminating drainer's releasing CAS (flare_core_seal), made after it
+     * delivered the terminal event to every observer attached before it;
+     * reading it with acquire makes every such call happen before ours
+     * (contracts 1 and 5
      * (docs/contracts.md)). A relaxed load here let the caller read what the
      * last callbacks wrote without any ordering: on arm64 a stale value. */
     AO_t old = AO_load_acquire(&c->adds);
@@ -217,23 +218,18 @@ flare_dispose_result flare_entry_dispose(flare_core *c, flare_entry *e) {
 }
 
 flare_entry *flare_core_seal(flare_core *c) {
-    AO_t old = AO_load_acquire(&c->adds);
-    for (;;) {
-        if (old == FLARE_ADDS_CLOSED) return NULL;
-        /* Empty: close (an attach racing us makes the CAS fail, and we take
-         * its entry on the next turn). Otherwise take what is there. */
-        AO_t replacement = old == 0 ? FLARE_ADDS_CLOSED : 0;
-        AO_t seen = AO_fetch_compare_and_swap_full(&c->adds, old, replacement);
-        if (seen != old) {
-            old = seen;
-            continue;
-        }
-        if (old == 0) {
-            AO_store_release(&c->state, FLARE_CORE_TERMINATED);
-            return NULL;
-        }
-        return in_attach_order(old);
-    }
+    /* One exchange closes the stack and takes what was pushed since the
+     * terminal event's splice. Full ordering: acquire takes the attachers'
+     * entries (their releasing push CAS); release publishes every call the
+     * drain has made into an observer (the terminal event to the spliced
+     * ones) to the attachers that find the stack closed (their acquire load
+     * or failed CAS). Lock-free: the CAS fails only when a push lands, and
+     * after it succeeds no push can, so the drainer's work from here on is
+     * the finite chain it took, whatever attachers keep doing. */
+    AO_t taken = take_adds(c, FLARE_ADDS_CLOSED);
+    if (taken == FLARE_ADDS_CLOSED) return NULL;
+    AO_store_release(&c->state, FLARE_CORE_TERMINATED);
+    return in_attach_order(taken);
 }
 
 void flare_core_drop_items(flare_core *c) {

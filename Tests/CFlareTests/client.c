@@ -360,17 +360,15 @@ static bool deliver_terminal(client_signal *s, client_event ev) {
         }
     }
     flare_core_drop_items(&s->core);
-    flare_entry *late;
-    while ((late = flare_core_seal(&s->core))) {
-        while (late) {
-            flare_entry *e = late;
-            late = e->add_next;
-            if (flare_entry_claim(e, FLARE_ENTRY_DONE)) {
-                call(flare_entry_ctx(e), client_terminal(CLIENT_INTERRUPTED));
-                client_observer_release(flare_entry_ctx(e));
-            }
-            flare_entry_unref(e);
+    flare_entry *late = flare_core_seal(&s->core);
+    while (late) {
+        flare_entry *e = late;
+        late = e->add_next;
+        if (flare_entry_claim(e, FLARE_ENTRY_DONE)) {
+            call(flare_entry_ctx(e), client_terminal(CLIENT_INTERRUPTED));
+            client_observer_release(flare_entry_ctx(e));
         }
+        flare_entry_unref(e);
     }
     return true;
 }

@@ -15,7 +15,9 @@ import Testing
 ///
 /// - no value is delivered twice to an observer;
 /// - per-sender order is kept;
-/// - no two deliveries of one signal overlap;
+/// - no two deliveries of one signal overlap, except the `interrupted` of
+///   observers whose `observe` began after a terminal send had begun: those
+///   may overlap one another, never any other delivery (contract 5);
 /// - at most one terminal event, and nothing after it;
 /// - after `dispose()` returned, at most one delivery (the one already
 ///   starting);
@@ -86,11 +88,14 @@ final class Schedule: @unchecked Sendable {
     var derived: [Signal<Int, Never>] = []
     /// Per signal (roots then derived): deliveries in progress, to catch
     /// overlap. Drain deliveries count in `inDelivery`; the `interrupted`
-    /// that `observe` sends at once, on its own thread, to an observer of an
-    /// already terminated signal counts in `inReply`. A drain delivery may
-    /// overlap neither; replies may overlap each other (two threads observing
-    /// a dead signal at once: there is no signal activity left to serialize,
-    /// and ReactiveSwift behaves the same), but never a drain delivery.
+    /// of a late observer (its `observe` began after a terminal send of its
+    /// root had begun) counts in `inReply`, whether `observe` sent it at
+    /// once, on its own thread, because the signal was sealed, or the
+    /// terminating drain sent it after sealing. A drain delivery may overlap
+    /// neither; late interrupts may overlap each other (two threads
+    /// observing a dead signal at once: there is no signal activity left to
+    /// serialize, and ReactiveSwift behaves the same), but never a drain
+    /// delivery (contract 5).
     let inDelivery: [Cell]
     let inReply: [Cell]
     /// Per root: the earliest ticket at which a terminal send started.
@@ -125,6 +130,8 @@ final class Schedule: @unchecked Sendable {
         /// Stamped after `observe` returned: only sends that start later
         /// must reach the observer.
         var attachedAt = Int.max
+        /// Stamped before `observe` was called; read by the delivering thread.
+        let attachStartedAt = Atomic<Int>(Int.max)
         var disposeStartedAt = Int.max
         let disposeReturned = Atomic<Bool>(false)
         /// The thread inside this observer's own `observe` call, if any.
@@ -162,8 +169,16 @@ final class Schedule: @unchecked Sendable {
         let root = signal % signalCount
         let input = inputs[root]
         let interrupted = interruptReturned[root]
+        let terminal = firstTerminal[root]
         let observer = Signal<Int, Never>.Observer { [unowned self] event in
-            let isReply = watch.observingThread.load(ordering: .sequentiallyConsistent) == UInt(pthread_self())
+            var isLate = false
+            if case .interrupted = event {
+                isLate =
+                    watch.attachStartedAt.load(ordering: .sequentiallyConsistent)
+                    > terminal.value.load(ordering: .sequentiallyConsistent)
+            }
+            let isReply =
+                isLate || watch.observingThread.load(ordering: .sequentiallyConsistent) == UInt(pthread_self())
             if isReply {
                 reply.value.add(1, ordering: .sequentiallyConsistent)
                 if flag.value.load(ordering: .sequentiallyConsistent) != 0 { watch.values.append(-1) }
@@ -227,6 +242,7 @@ final class Schedule: @unchecked Sendable {
                     let (watch, observer) = makeWatch(signal: signalIndex, reentrant: dice < 720)
                     let target = signalIndex < signalCount ? roots[root] : derived[root]
                     watch.observingThread.store(UInt(pthread_self()), ordering: .sequentiallyConsistent)
+                    watch.attachStartedAt.store(stamp(), ordering: .sequentiallyConsistent)
                     let observation = target.observe(observer)
                     watch.attachedAt = stamp()
                     watch.observingThread.store(0, ordering: .sequentiallyConsistent)

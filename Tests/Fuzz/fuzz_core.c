@@ -132,21 +132,21 @@ static void ref_process(sys *s, client_event ev) {
         }
     }
     s->items_n = 0;
-    /* Late observers are interrupted batch by batch, observers attached by
-     * those callbacks included; the stack is sealed only once empty. */
-    while (s->adds_n > 0) {
-        int late[MAX_OBS], late_n = s->adds_n;
-        memcpy(late, s->adds, sizeof late);
-        s->adds_n = 0;
-        for (int i = 0; i < late_n; i++) {
-            if (s->ref_state[late[i]] == 0) {
-                s->ref_state[late[i]] = 2;
-                ref_call(s, late[i], client_terminal(CLIENT_INTERRUPTED));
-            }
-        }
-    }
+    /* The seal closes the stack and takes the late observers in one step,
+     * then they are interrupted; an observer attached by one of those
+     * callbacks finds the stack sealed and is interrupted by its own
+     * `observe`, at once. */
+    int late[MAX_OBS], late_n = s->adds_n;
+    memcpy(late, s->adds, sizeof late);
+    s->adds_n = 0;
     s->sealed = true;
     s->closed = true;
+    for (int i = 0; i < late_n; i++) {
+        if (s->ref_state[late[i]] == 0) {
+            s->ref_state[late[i]] = 2;
+            ref_call(s, late[i], client_terminal(CLIENT_INTERRUPTED));
+        }
+    }
     s->q_head = s->q_tail = 0;
 }
 

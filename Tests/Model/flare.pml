@@ -370,39 +370,28 @@ inline deliver_terminal(ev, t) {
         :: else -> break
         od;
         atomic { count = 0; i = 0 };
-        /* flare_core_seal, called until it closes: take the late entries
-         * (leaving the stack open) and interrupt them; close only when the
-         * stack is found empty. */
+        /* flare_core_seal: one step closes the stack, marks the core
+         * TERMINATED and takes the late entries; then interrupt them. */
+        atomic {
+            hj = 0;
+            do
+            :: hj < addsn -> sp[hj] = adds[hj]; adds[hj] = 0; hj++
+            :: else -> break
+            od;
+            nsp = addsn; addsn = 0;
+            core_state = TERMINATED; adds_closed = true
+        };
+        i = 0;
         do
-        :: atomic {
-               if
-               :: addsn == 0 -> core_state = TERMINATED; adds_closed = true; nsp = 0
-               :: else ->
-                   hj = 0;
-                   do
-                   :: hj < addsn -> sp[hj] = adds[hj]; adds[hj] = 0; hj++
-                   :: else -> break
-                   od;
-                   nsp = addsn; addsn = 0
-               fi
-           };
-           if
-           :: nsp == 0 -> break
-           :: else ->
-               i = 0;
-               do
-               :: i < nsp ->
-                   atomic { x = sp[i]; sp[i] = 0; i++ };
-                   claim(x, DONE, won);
-                   if
-                   :: won -> call(x, INTR); release_ctx(x)
-                   :: else -> skip
-                   fi;
-                   unref(x)
-               :: else -> break
-               od;
-               atomic { i = 0; nsp = 0 }
-           fi
+        :: i < nsp ->
+            atomic { x = sp[i]; sp[i] = 0; i++ };
+            claim(x, DONE, won);
+            if
+            :: won -> call(x, INTR); release_ctx(x)
+            :: else -> skip
+            fi;
+            unref(x)
+        :: else -> break
         od;
         atomic { i = 0; nsp = 0; x = 0; cnt = 0; won = false }
     :: else -> skip

@@ -70,8 +70,10 @@ check "two senders 2+terminal / 2, dispose, no reentrancy" \
 check "attach racing termination, observer kept (interrupted, not disposed)" \
     "$safety" "-m200000" -DS0_VALUES=1 -DS1_VALUES=1 -DWITH_DISPOSER=0 -DATTACHER_DISPOSES=0
 # STRICT_OBSERVE: observe()'s own call of `interrupted` (on a sealed core)
-# must not overlap any call from a drain either: the seal comes after the
-# drain's last call to an observer of the signal.
+# must not overlap any call from a drain either. The seal comes after the
+# drain's last call to an observer attached before the terminal event; the
+# drain's `interrupted` to observers attached later may overlap an attacher's
+# own (contract 5), which takes two late attachers: this model has one.
 check "attach racing termination, strict: no overlap with observe's own interrupt" \
     "$safety" "-m200000" -DS0_VALUES=1 -DS1_VALUES=1 -DWITH_DISPOSER=0 -DSTRICT_OBSERVE=1
 # INTERRUPT: sender 0 ends with `interrupted`, which overtakes every event

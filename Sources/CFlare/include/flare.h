@@ -678,7 +678,7 @@ static inline bool flare_core_release(flare_core *c) {
 /**
  * Moves ALIVE → TERMINATING. Only one caller wins; it delivers the terminal
  * event to the private array's active entries, drops the array, and then
- * calls `flare_core_seal` until it returns NULL.
+ * calls `flare_core_seal` once and interrupts what it returns.
  */
 static inline bool flare_core_begin_termination(flare_core *c) {
     return AO_compare_and_swap_full(&c->state, FLARE_CORE_ALIVE, FLARE_CORE_TERMINATING) != 0;
@@ -699,19 +699,25 @@ static inline bool flare_core_is_alive(const flare_core *c) {
 }
 
 /**
- * Finishes termination, called by the terminating drainer in a loop until it
- * returns NULL. Each call takes, in attach order, the entries attached after
- * the terminal event's splice (the caller claims each DONE, sends it
- * `interrupted`, releases its context and unrefs it), leaving the stack open.
- * When the stack is empty, it closes it and marks the core TERMINATED, and
- * returns NULL: from then on `flare_core_attach` fails and the attacher
- * interrupts its own observer on its own thread.
+ * Finishes termination; the terminating drainer calls it once, after
+ * delivering the terminal event to the spliced entries and dropping the
+ * array. In one step it closes the additions stack, marks the core
+ * TERMINATED and returns, in attach order, the entries attached since the
+ * terminal event's splice (the caller claims each DONE, sends it
+ * `interrupted`, releases its context and unrefs it). From then on
+ * `flare_core_attach` fails and the attacher interrupts its own observer on
+ * its own thread. Returns NULL if nothing was pending (or the stack was
+ * already closed).
  *
- * Closing only once nothing is pending keeps every delivery of the signal,
- * the interruptions of late observers included, inside the drain: an
- * attacher that finds the stack closed knows the drainer has made its last
- * call to an observer of this signal. One CAS on `adds` decides each race
- * with an attacher, so nothing is lost and nothing is delivered twice.
+ * Closing at once bounds the drainer's work by what is pending at that
+ * moment: an attacher in a tight loop cannot keep `sendCompleted()` from
+ * returning. The price is stated in contract 5: the `interrupted` calls to
+ * observers attached after the terminal event began (the chain returned
+ * here, and attachers that find the stack closed) are not serialized with
+ * one another; every call to an observer attached before it happens before
+ * all of them (the close is a release, read with acquire by attachers).
+ * One CAS on `adds` decides each race with an attacher, so nothing is lost
+ * and nothing is delivered twice.
  */
 flare_entry *flare_core_seal(flare_core *c);
 

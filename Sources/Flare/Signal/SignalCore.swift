@@ -395,11 +395,14 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
 
     /// Delivers a terminal event: each observer still active is claimed
     /// (exactly once, against concurrent disposal), receives the event and is
-    /// released; then observers that attached while the event was being
-    /// delivered receive `interrupted`, until none is left and the core is
-    /// sealed. Every call to an observer of the signal happens before the
-    /// seal, so an `observe` that finds the signal sealed (and interrupts its
-    /// own observer on its own thread) overlaps no delivery of the signal.
+    /// released; then the core is sealed in one step, and the observers that
+    /// attached while the event was being delivered receive `interrupted`.
+    /// Every delivery to an observer attached before the terminal event
+    /// happens before the seal, so an `observe` that finds the signal sealed
+    /// (and interrupts its own observer on its own thread) sees all of it;
+    /// the `interrupted` calls to late observers are not serialized with one
+    /// another (contract 5). Sealing at once keeps this bounded: an attacher
+    /// in a loop cannot hold the terminating thread here.
     @usableFromInline
     @inline(never)
     func deliverTerminal(_ event: Event) -> Bool {
@@ -416,18 +419,15 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
             }
         }
         flare_core_drop_items(raw)
-        while var late = flare_core_seal(raw) {
-            while true {
-                let next = late.pointee.add_next
-                if flare_entry_claim(late, UInt32(FLARE_ENTRY_DONE)) {
-                    let observer = Unmanaged<Observer>.fromOpaque(flare_entry_ctx(late))
-                    observer._withUnsafeGuaranteedRef { $0.sendInterrupted() }
-                    observer.release()
-                }
-                flare_entry_unref(late)
-                guard let next else { break }
-                late = next
+        var late = flare_core_seal(raw)
+        while let entry = late {
+            late = entry.pointee.add_next
+            if flare_entry_claim(entry, UInt32(FLARE_ENTRY_DONE)) {
+                let observer = Unmanaged<Observer>.fromOpaque(flare_entry_ctx(entry))
+                observer._withUnsafeGuaranteedRef { $0.sendInterrupted() }
+                observer.release()
             }
+            flare_entry_unref(entry)
         }
         return true
     }
