@@ -23,6 +23,9 @@ let package = Package(
                 .define("_GNU_SOURCE"),
                 // Live-entry counting for the leak tests: debug builds only.
                 .define("FLARE_DEBUG_ACCOUNTING", .when(configuration: .debug)),
+                // Drainer-only calls check the serial word is held, and the
+                // bag's invariants are checked after each change: debug only.
+                .define("FLARE_DEBUG_CHECKS", .when(configuration: .debug)),
             ]
         ),
         // The Swift API over the core.

@@ -30,6 +30,37 @@ long flare_debug_live_entries(void) { return -1; }
 #define COUNT_ENTRY(delta) ((void)0)
 #endif
 
+void flare_debug_check_failed(const char *what, const char *file, int line) {
+    fprintf(stderr, "flare: debug check failed at %s:%d: %s\n", file, line, what);
+    abort();
+}
+
+void flare_core_check_invariants(const flare_core *c) {
+#ifdef FLARE_DEBUG_CHECKS
+    FLARE_CORE_DRAINER_ONLY(c);
+    FLARE_DEBUG_CHECK(c->count <= c->capacity, "bag: count exceeds capacity");
+    FLARE_DEBUG_CHECK((c->items != NULL) == (c->capacity != 0), "bag: items and capacity disagree");
+    for (size_t i = 0; i < c->count; i++) {
+        const flare_entry *e = c->items[i];
+        FLARE_DEBUG_CHECK(e != NULL, "bag: a NULL entry in the private array");
+        AO_t word = AO_load((volatile AO_t *)&e->word);
+        FLARE_DEBUG_CHECK(word & FLARE_ENTRY_SPLICED, "bag: an entry in the array is not marked SPLICED");
+        FLARE_DEBUG_CHECK(word >= FLARE_ENTRY_REF, "bag: an entry in the array has no reference");
+        FLARE_DEBUG_CHECK((word & 3) != 3, "bag: an entry in an invalid state");
+        FLARE_DEBUG_CHECK(flare_entry_ctx(e) != NULL, "bag: an entry without an observer context");
+    }
+    AO_t adds = AO_load((volatile AO_t *)&c->adds);
+    FLARE_DEBUG_CHECK(adds <= FLARE_ADDS_CLOSED || adds % sizeof(void *) == 0,
+                      "bag: the additions word is neither 0, closed, nor an entry");
+    AO_t state = AO_load((volatile AO_t *)&c->state);
+    FLARE_DEBUG_CHECK(state <= FLARE_CORE_TERMINATED, "core: an invalid lifecycle state");
+    FLARE_DEBUG_CHECK(state != FLARE_CORE_ALIVE || adds != FLARE_ADDS_CLOSED,
+                      "core: the additions are closed on a live core");
+#else
+    (void)c;
+#endif
+}
+
 static void *checked(void *p) {
     if (!p) {
         fputs("flare: out of memory\n", stderr);
@@ -72,6 +103,7 @@ void flare_core_init(flare_core *c, flare_serial *serial) {
     c->retainers = 1;
     c->adds = 0;
     c->interrupt = 0;
+    c->creator = flare_thread_tag();
     c->items = NULL;
     c->count = 0;
     c->capacity = 0;
@@ -135,6 +167,7 @@ static void reserve(flare_core *c, size_t needed) {
 }
 
 void flare_core_splice_slow(flare_core *c) {
+    FLARE_CORE_DRAINER_ONLY(c);
     /* Acquire: the attachers' writes to their entries happen before. */
     flare_entry *e = in_attach_order(take_adds(c, 0));
     while (e) {
@@ -150,9 +183,11 @@ void flare_core_splice_slow(flare_core *c) {
         }
         e = next;
     }
+    flare_core_check_invariants(c);
 }
 
 void flare_core_compact(flare_core *c) {
+    FLARE_CORE_DRAINER_ONLY(c);
     size_t kept = 0;
     for (size_t i = 0; i < c->count; i++) {
         flare_entry *e = c->items[i];
@@ -172,6 +207,7 @@ void flare_core_compact(flare_core *c) {
             c->capacity = cap;
         }
     }
+    flare_core_check_invariants(c);
 }
 
 flare_dispose_result flare_entry_dispose(flare_core *c, flare_entry *e) {
@@ -218,6 +254,7 @@ flare_dispose_result flare_entry_dispose(flare_core *c, flare_entry *e) {
 }
 
 flare_entry *flare_core_seal(flare_core *c) {
+    FLARE_CORE_DRAINER_ONLY(c);
     /* One exchange closes the stack and takes what was pushed since the
      * terminal event's splice. Full ordering: acquire takes the attachers'
      * entries (their releasing push CAS); release publishes every call the
@@ -229,15 +266,22 @@ flare_entry *flare_core_seal(flare_core *c) {
     AO_t taken = take_adds(c, FLARE_ADDS_CLOSED);
     if (taken == FLARE_ADDS_CLOSED) return NULL;
     AO_store_release(&c->state, FLARE_CORE_TERMINATED);
+    flare_core_check_invariants(c);
     return in_attach_order(taken);
 }
 
-void flare_core_drop_items(flare_core *c) {
+/* drop_items without the check: destroy runs with nobody holding the word. */
+static void drop_items(flare_core *c) {
     for (size_t i = 0; i < c->count; i++) flare_entry_unref(c->items[i]);
     free(c->items);
     c->items = NULL;
     c->count = 0;
     c->capacity = 0;
+}
+
+void flare_core_drop_items(flare_core *c) {
+    FLARE_CORE_DRAINER_ONLY(c);
+    drop_items(c);
 }
 
 void flare_core_destroy(flare_core *c, void (*release_ctx)(void *ctx)) {
@@ -246,7 +290,7 @@ void flare_core_destroy(flare_core *c, void (*release_ctx)(void *ctx)) {
         flare_entry *e = c->items[i];
         if (flare_entry_claim(e, FLARE_ENTRY_DONE) && release_ctx) release_ctx(flare_entry_ctx(e));
     }
-    flare_core_drop_items(c);
+    drop_items(c);
     while (late) {
         flare_entry *next = late->add_next;
         if (flare_entry_claim(late, FLARE_ENTRY_DONE) && release_ctx) release_ctx(flare_entry_ctx(late));

@@ -63,6 +63,7 @@ flare_node *flare_serial_take(flare_serial *s) {
 }
 
 flare_node *flare_serial_close(flare_serial *s) {
+    FLARE_DRAINER_ONLY(s);
     AO_store(&s->owner, 0);
     AO_t top = exchange(s, FLARE_SERIAL_CLOSED);
     /* Release every waiting sender. First the limit drops to 0, which

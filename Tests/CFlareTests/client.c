@@ -197,6 +197,7 @@ void client_signal_init_root_limited(client_signal *s, unsigned int limit) {
     s->limit = limit;
     s->serial = &s->own_serial;
     flare_core_init(&s->core, s->serial);
+    flare_core_publish(&s->core); /* as SignalCore: roots from the start */
     s->is_root = true;
     s->lifetime_ended = 0;
     s->delivering = 0;
@@ -376,6 +377,7 @@ static bool deliver_terminal(client_signal *s, client_event ev) {
 /* deliver (plus the serialization check) */
 static bool deliver(client_signal *s, client_event ev) {
     CLIENT_REQUIRE(AO_fetch_and_add_full(&s->delivering, 1) == 0);
+    FLARE_DRAINER_ONLY(s->serial);
     CLIENT_REQUIRE(flare_serial_peek(s->serial) != FLARE_SERIAL_IDLE &&
                    flare_serial_peek(s->serial) != FLARE_SERIAL_CLOSED);
     bool terminated = false;
@@ -396,6 +398,7 @@ static bool deliver(client_signal *s, client_event ev) {
         }
         flare_core_note_dead(&s->core, dead);
     }
+    flare_core_check_invariants(&s->core); /* between steps (FLARE_DEBUG_CHECKS) */
     AO_fetch_and_add_full(&s->delivering, (AO_t)-1);
     return terminated;
 }

@@ -5,12 +5,26 @@
 #include "flare.h"
 #include "harness.h"
 
+#include <signal.h>
+#include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 HARNESS_STATE;
 
 static flare_node nodes[8];
 
 /* An entry's reference count. */
 static AO_t refs(const flare_entry *e) { return e->word / FLARE_ENTRY_REF; }
+
+/* Runs a drainer-only call holding the (idle) serial word, as a drain
+ * would: debug builds check it (FLARE_DRAINER_ONLY). */
+#define AS_DRAINER(s, call)                         \
+    do {                                            \
+        CHECK(flare_serial_try_acquire(s));         \
+        call;                                       \
+        CHECK(flare_serial_release(s) == NULL);     \
+    } while (0)
 
 static void init_nodes(void) {
     for (int i = 0; i < 8; i++) nodes[i] = (flare_node){NULL, FLARE_NODE_EVENT};
@@ -275,15 +289,15 @@ static void bag_attach_order(void) {
         e[i] = flare_entry_new(&ctxs[i], NULL);
         CHECK_EQ(flare_core_attach(&c, e[i]), FLARE_ATTACHED);
     }
-    flare_core_splice(&c);
+    AS_DRAINER(&s, flare_core_splice(&c));
     for (int i = 3; i < 6; i++) {
         e[i] = flare_entry_new(&ctxs[i], NULL);
         CHECK_EQ(flare_core_attach(&c, e[i]), FLARE_ATTACHED);
     }
-    flare_core_splice(&c);
+    AS_DRAINER(&s, flare_core_splice(&c));
     CHECK_EQ(c.count, 6);
     for (int i = 0; i < 6; i++) CHECK(c.items[i] == e[i]);
-    flare_core_splice(&c); /* empty additions: no change */
+    AS_DRAINER(&s, flare_core_splice(&c)); /* empty additions: no change */
     CHECK_EQ(c.count, 6);
     for (int i = 0; i < 6; i++) flare_entry_unref(e[i]);
     flare_core_destroy(&c, NULL);
@@ -328,7 +342,7 @@ static void bag_compaction_preserves_order(void) {
         e[i] = flare_entry_new(&ctxs[i], NULL);
         CHECK_EQ(flare_core_attach(&c, e[i]), FLARE_ATTACHED);
     }
-    flare_core_splice(&c);
+    AS_DRAINER(&s, flare_core_splice(&c));
     CHECK_EQ(c.count, N);
     size_t cap = c.capacity;
     /* Dispose all but every 17th: few enough survivors to shrink the array. */
@@ -338,10 +352,10 @@ static void bag_compaction_preserves_order(void) {
         CHECK_EQ(flare_entry_dispose(&c, e[i]), FLARE_DISPOSE_RELEASE);
         dead++;
     }
-    flare_core_note_dead(&c, 0); /* the walk skipped nothing: no pass */
+    AS_DRAINER(&s, flare_core_note_dead(&c, 0)); /* the walk skipped nothing: no pass */
     CHECK_EQ(c.count, N);
     CHECK(dead > 0);
-    flare_core_note_dead(&c, 1); /* it skipped one: every dead one goes */
+    AS_DRAINER(&s, flare_core_note_dead(&c, 1)); /* it skipped one: every dead one goes */
     CHECK_EQ(c.count, (N + 16) / 17);
     CHECK(c.capacity < cap);
     for (size_t k = 0; k < c.count; k++) CHECK(c.items[k] == e[k * 17]);
@@ -446,7 +460,7 @@ static void bag_destroy_releases_what_it_owns(void) {
     for (int i = 0; i < 4; i++) {
         e[i] = flare_entry_new(&ctxs[i], NULL);
         CHECK_EQ(flare_core_attach(&c, e[i]), FLARE_ATTACHED);
-        if (i == 1) flare_core_splice(&c);
+        if (i == 1) AS_DRAINER(&s, flare_core_splice(&c));
     }
     /* 0,1 in the array, 2,3 still in the additions; 1 and 3 disposed. */
     CHECK_EQ(flare_entry_dispose(&c, e[1]), FLARE_DISPOSE_RELEASE);
@@ -456,6 +470,68 @@ static void bag_destroy_releases_what_it_owns(void) {
     flare_core_destroy(&c, count_release);
     CHECK(released[0] == 1 && released[1] == 0 && released[2] == 1 && released[3] == 0);
     CHECK_EQ(flare_debug_live_entries(), live);
+}
+
+/* Whether `body` stops its process with abort() (a failed debug check),
+ * run in a child so that the abort is observed, not suffered. */
+static bool aborts(void (*body)(void)) {
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        freopen("/dev/null", "w", stderr); /* the check's message is expected */
+        body();
+        _exit(0);
+    }
+    int status = 0;
+    REQUIRE(pid > 0 && waitpid(pid, &status, 0) == pid);
+    return WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT;
+}
+
+static void splice_without_the_word(void) {
+    flare_serial s;
+    flare_core c;
+    flare_serial_init(&s);
+    flare_core_init(&c, &s);
+    flare_core_publish(&c);
+    CHECK_EQ(flare_core_attach(&c, flare_entry_new(&ctxs[0], NULL)), FLARE_ATTACHED);
+    flare_core_splice(&c); /* not holding the word */
+}
+
+static void bag_with_count_past_capacity(void) {
+    flare_serial s;
+    flare_core c;
+    flare_serial_init(&s);
+    flare_core_init(&c, &s);
+    flare_core_publish(&c);
+    CHECK(flare_serial_try_acquire(&s));
+    c.count = 1; /* no array */
+    flare_core_check_invariants(&c);
+}
+
+static void sealed_live_core(void) {
+    flare_serial s;
+    flare_core c;
+    flare_serial_init(&s);
+    flare_core_init(&c, &s);
+    flare_core_publish(&c);
+    CHECK(flare_serial_try_acquire(&s));
+    c.adds = FLARE_ADDS_CLOSED; /* closed, but never terminated */
+    flare_core_check_invariants(&c);
+}
+
+/* The debug checks (FLARE_DEBUG_CHECKS, on in every CMake build of these
+ * tests) stop a drainer-only call made without the serial word on a
+ * published core, and a bag whose invariants are broken; a correct drain
+ * passes them. */
+static void debug_checks_catch_misuse(void) {
+#ifdef FLARE_DEBUG_CHECKS
+    CHECK(aborts(splice_without_the_word));
+    CHECK(aborts(bag_with_count_past_capacity));
+    CHECK(aborts(sealed_live_core));
+#else
+    fputs("FLARE_DEBUG_CHECKS is off: the C tests must be built with it\n", stderr);
+    CHECK(false);
+#endif
 }
 
 static void no_entry_outlives_the_tests(void) { CHECK_EQ(flare_debug_live_entries(), 0); }
@@ -479,6 +555,7 @@ int main(void) {
     RUN(bag_attach_after_seal_fails);
     RUN(bag_seal_closes_at_once);
     RUN(bag_destroy_releases_what_it_owns);
+    RUN(debug_checks_catch_misuse);
     RUN(no_entry_outlives_the_tests);
     return harness_finish();
 }

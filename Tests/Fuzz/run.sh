@@ -19,7 +19,7 @@ libs=$(pkg-config --libs atomic_ops)
 # -mcx16 is x86-64 only (the core must agree with Swift's importer there).
 case $(uname -m) in x86_64|amd64) cx16=-mcx16 ;; *) cx16= ;; esac
 # shellcheck disable=SC2086
-"$clang" -std=c11 -D_GNU_SOURCE -DFLARE_DEBUG_ACCOUNTING -g -O1 $cx16 -Wall -Wextra -Werror \
+"$clang" -std=c11 -D_GNU_SOURCE -DFLARE_DEBUG_ACCOUNTING -DFLARE_DEBUG_CHECKS -g -O1 $cx16 -Wall -Wextra -Werror \
     -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -I"$root/Sources/CFlare/include" -I"$root/Tests/CFlareTests" $cflags \
     "$root/Tests/Fuzz/fuzz_core.c" "$root/Tests/CFlareTests/client.c" \

@@ -20,6 +20,43 @@
  *
  * Atomics are libatomic_ops' (MIT core only). Double-width CAS is never used,
  * so the header means the same with or without -mcx16.
+ *
+ * Who may call what. Three roles, and what may run concurrently:
+ *
+ *   any thread, at any time (concurrently with everything below):
+ *     flare_serial_try_acquire, flare_serial_push, flare_serial_reserve,
+ *     flare_serial_wait, flare_serial_peek, flare_serial_held_by_caller,
+ *     flare_entry_new, flare_entry_unref (one call per reference held),
+ *     flare_entry_dispose, flare_entry_is_claimed, flare_core_attach,
+ *     flare_core_retain, flare_core_release, flare_core_abandon (the caller
+ *     that dropped the last retainer), flare_core_request_interrupt,
+ *     flare_core_is_alive, flare_node_alloc, flare_node_free, and
+ *     flare_entry_claim by an attacher on its own entry that
+ *     flare_core_attach refused.
+ *
+ *   the drainer: the thread holding the domain's serial word (from a
+ *   successful try_acquire or an ACQUIRED push until flare_serial_release
+ *   returns NULL or flare_serial_close returns). At most one thread per
+ *   domain; its calls run concurrently with the first group only:
+ *     flare_core_splice, flare_core_splice_slow, flare_core_compact,
+ *     flare_core_note_dead, flare_core_begin_termination, flare_core_seal,
+ *     flare_core_drop_items, flare_core_interrupt_requested,
+ *     flare_core_check_invariants, flare_entry_is_active and
+ *     flare_entry_claim on entries of its private arrays,
+ *     flare_serial_release, flare_serial_take, flare_serial_close,
+ *     flare_serial_return_slots, flare_serial_return_batch,
+ *     flare_serial_debug_note_queued.
+ *
+ *   the last owner, once no other thread can reach the structure:
+ *     flare_serial_init, flare_serial_set_limit (before the word is
+ *     shared), flare_core_init, flare_core_destroy.
+ *
+ * In builds with FLARE_DEBUG_CHECKS (the package's debug configuration and
+ * every CMake build of the C tests), the drainer-only functions that are
+ * compiled out of line check that the caller holds the word, and the steps
+ * that change a bag (splice, compact, seal) check its invariants
+ * (flare_core_check_invariants) before they return; a failed check prints
+ * what and where, and aborts. Release builds compile the checks out.
  */
 #ifndef FLARE_H
 #define FLARE_H
@@ -33,6 +70,23 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/** Prints a failed debug check (`what`, at `file`:`line`) and aborts. */
+void flare_debug_check_failed(const char *what, const char *file, int line);
+
+#ifdef FLARE_DEBUG_CHECKS
+#define FLARE_DEBUG_CHECK(cond, what) ((cond) ? (void)0 : flare_debug_check_failed(what, __FILE__, __LINE__))
+#else
+#define FLARE_DEBUG_CHECK(cond, what) ((void)0)
+#endif
+
+/** Checks that the caller holds `serial` (debug builds; see above). */
+#define FLARE_DRAINER_ONLY(serial) \
+    FLARE_DEBUG_CHECK(flare_serial_held_by_caller(serial), "a drainer-only call without holding the serial word")
+
+/** Checks that the caller may act as `core`'s drainer (`flare_core_may_deliver`). */
+#define FLARE_CORE_DRAINER_ONLY(core) \
+    FLARE_DEBUG_CHECK(flare_core_may_deliver(core), "a drainer-only call on a core without holding its serial word")
 
 /* ------------------------------------------------------------------------ */
 /* Queue nodes                                                               */
@@ -560,6 +614,11 @@ typedef struct flare_core {
      * once per signal, in the block the drainer reads for every event, so
      * the check costs it nothing. */
     volatile AO_t interrupt;
+    /** The thread tag of the thread that initialized the core, until
+     * `flare_core_publish`; then 0. While it is set, that thread may act as
+     * the core's drainer without holding the word (see
+     * `flare_core_may_deliver`). Read only by the debug checks. */
+    volatile AO_t creator;
     /* Drainer-private (touched only while holding `serial`, or after the
      * last reference to the core is gone): */
     flare_entry **items;
@@ -569,6 +628,27 @@ typedef struct flare_core {
 
 /** A live core in `serial`'s domain, with one retainer (the handle). */
 void flare_core_init(flare_core *c, flare_serial *serial);
+
+/**
+ * Ends the creator's exception of `flare_core_may_deliver`: call it once the
+ * core may be reached by other threads. A relaxed store: only the creator
+ * ever reads its own tag here (as for `owner`).
+ */
+static inline void flare_core_publish(flare_core *c) { AO_store(&c->creator, 0); }
+
+/**
+ * Whether the calling thread may make the drainer's calls on `c`: it holds
+ * the domain's serial word, or it created the core and has not published it
+ * yet. The second case is a derived signal lifted from one that had
+ * already terminated: `observe` interrupts the operator's observer at once
+ * on the lifting thread, which forwards `interrupted` to the new core
+ * before any other thread can reach it (docs/core-algorithm.md §5).
+ * For the debug checks and assertions only.
+ */
+static inline bool flare_core_may_deliver(const flare_core *c) {
+    return flare_serial_held_by_caller(c->serial) ||
+           AO_load((volatile AO_t *)&c->creator) == flare_thread_tag();
+}
 
 /**
  * Releases everything the core still holds, once nothing else can reach it.
@@ -595,8 +675,8 @@ typedef enum flare_attach_result {
  * terminating drainer's closing exchange takes the entry (and interrupts it),
  * or the attach sees the stack closed. It sees it by an acquire load (or a
  * failed CAS, whose failure ordering is acquire too) reading the drainer's
- * releasing close, so every call the drain made into an observer of the
- * signal happens before the caller interrupts its own observer.
+ * releasing close, so the terminal event's delivery to every observer
+ * attached before it happens before the caller interrupts its own observer.
  */
 flare_attach_result flare_core_attach(flare_core *c, flare_entry *e);
 
@@ -751,6 +831,17 @@ static inline bool flare_core_interrupt_requested(const flare_core *c) {
 
 /** Drops the private array's entries (after the terminal event was delivered). */
 void flare_core_drop_items(flare_core *c);
+
+/**
+ * Checks the invariants of `c` listed at the top of bag.c, as far as the
+ * drainer can see them without racing attachers (it does not walk the
+ * additions stack, which disposers may retract from): the private array is
+ * consistent with its count and capacity, each of its entries is SPLICED,
+ * referenced and in a valid state, `adds` is 0, closed or an entry pointer,
+ * and a live core's stack is open. Drainer-only. Does nothing without
+ * FLARE_DEBUG_CHECKS.
+ */
+void flare_core_check_invariants(const flare_core *c);
 
 /* ------------------------------------------------------------------------ */
 /* Node memory                                                               */

@@ -28,6 +28,9 @@ extension Signal {
         let downstream = SignalCore<U, F>(derivedFrom: core)
         let signal = Signal<U, F>(core: downstream)
         let upstreamObservation = core.observe(Observer(makeAction(HeldCore(downstream))))
+        // From here on only the domain's drainer may deliver to it (the
+        // debug checks hold the lifting thread to that too).
+        downstream.publish()
         downstream.lifetime += upstreamObservation
         return signal
     }

@@ -103,10 +103,18 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
         self.isRoot = isRoot
         raw = allocateLineAligned(flare_core.self)
         flare_core_init(raw, domain.serial)
+        // A root is delivered to only through its serial word, from the
+        // start; a derived core is published by `liftCore`.
+        if isRoot { flare_core_publish(raw) }
         let (lifetime, token) = Lifetime.make()
         self.lifetime = lifetime
         self.lifetimeToken = token
     }
+
+    /// Marks the core reachable by other threads: from now on only the
+    /// domain's drainer may deliver to it (`flare_core_may_deliver`).
+    @inlinable
+    func publish() { flare_core_publish(raw) }
 
     deinit {
         flare_core_destroy(raw, releaseContextThunk)
@@ -343,6 +351,7 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     @inlinable
     @inline(__always)
     static func deliver(_ event: Event, raw: UnsafeMutablePointer<flare_core>, core: SignalCore) -> Bool {
+        assert(flare_core_may_deliver(raw), "Flare: a delivery without holding the serial word")
         flare_core_splice(raw)
         guard case let .value(value) = event else { return core.deliverTerminal(event) }
         deliverSpliced(value: value, raw: raw)
@@ -539,6 +548,7 @@ struct HeldCore<Value, Error: Swift.Error> {
     @inlinable
     @inline(__always)
     func deliverHeld(value: Value) {
+        assert(flare_core_may_deliver(raw), "Flare: a delivery without holding the serial word")
         flare_core_splice(raw)
         SignalCore<Value, Error>.deliverSpliced(value: value, raw: raw)
     }
