@@ -109,7 +109,10 @@ void flare_core_init(flare_core *c, flare_serial *serial) {
     c->capacity = 0;
 }
 
-/* Swaps the additions stack for `replacement` (CAS loop; AO has no exchange). */
+/* Swaps the additions stack for `replacement` (CAS loop; AO has no exchange).
+ * acq_rel (AO's _full CAS): every caller acquires the entries it takes; the
+ * seal's close also releases the terminal event's deliveries to attachers
+ * that find the stack closed. */
 static AO_t take_adds(flare_core *c, AO_t replacement) {
     AO_t old = AO_load(&c->adds);
     for (;;) {
@@ -152,9 +155,11 @@ flare_attach_result flare_core_attach(flare_core *c, flare_entry *e) {
             return FLARE_ATTACH_TERMINATED;
         }
         e->add_next = old == 0 ? NULL : (flare_entry *)old;
-        AO_t seen = AO_fetch_compare_and_swap_full(&c->adds, old, (AO_t)e);
-        if (seen == old) return FLARE_ATTACHED;
-        old = seen;
+        /* Release: publishes the entry (context, owner, link) to the drain
+         * that takes the stack. Its failure ordering is relaxed, so a failed
+         * attempt looks again with acquire: it may find the stack closed. */
+        if (AO_fetch_compare_and_swap_release(&c->adds, old, (AO_t)e) == old) return FLARE_ATTACHED;
+        old = AO_load_acquire(&c->adds);
     }
 }
 
@@ -229,16 +234,23 @@ flare_dispose_result flare_entry_dispose(flare_core *c, flare_entry *e) {
          * and reused. Otherwise the next splice drops it. */
         if (AO_load(&c->adds) == (AO_t)e) {
             AO_t below = AO_load((volatile AO_t *)&e->add_next);
-            if (AO_compare_and_swap_full(&c->adds, (AO_t)e, below)) flare_entry_unref(e);
+            /* Relaxed: the CAS only decides who owns the stack's reference
+             * (atomicity). It publishes nothing: the entries below were
+             * published by their own releasing pushes, and as an RMW this
+             * CAS continues their release sequence, so the splice that
+             * takes `below` still acquires them. */
+            if (AO_compare_and_swap(&c->adds, (AO_t)e, below)) flare_entry_unref(e);
         }
         return FLARE_DISPOSE_RELEASE;
     }
     flare_serial *s = c->serial;
     /* An RMW that changes nothing, so that it is ordered against the
      * drainers' CAS on the same word (see flare.h). */
-    AO_t word = AO_fetch_and_add_full(&s->word, 0);
+    AO_t word = AO_fetch_and_add_full(&s->word, 0); /* acq_rel needed; AO has none for fetch-and-add */
     if (word == FLARE_SERIAL_IDLE || word == FLARE_SERIAL_CLOSED) return FLARE_DISPOSE_RELEASE;
-    AO_fetch_and_add_full(&e->word, FLARE_ENTRY_REF); /* the removal node's */
+    /* The removal node's reference. Relaxed: taken while the handle's keeps
+     * the entry alive, as any reference count increment. */
+    AO_fetch_and_add(&e->word, FLARE_ENTRY_REF);
     switch (flare_serial_push(s, &e->removal, false)) {
     case FLARE_PUSH_QUEUED:
         return FLARE_DISPOSE_DEFERRED;

@@ -83,7 +83,10 @@ static void flush(size_t c, magazine *m) {
     AO_t old = AO_load(&depot[c]);
     for (;;) {
         batch->next_batch = (free_node *)old;
-        AO_t seen = AO_fetch_compare_and_swap_full(&depot[c], old, (AO_t)batch);
+        /* Release: publishes the batch's links and this thread's last
+         * writes to its nodes to the refill that takes them. A failure only
+         * reseeds the link (relaxed failure ordering is enough). */
+        AO_t seen = AO_fetch_compare_and_swap_release(&depot[c], old, (AO_t)batch);
         if (seen == old) break;
         old = seen;
     }
@@ -132,7 +135,9 @@ static void refill(size_t c, magazine *m) {
     AO_t top = AO_load(&depot[c]);
     for (;;) {
         if (top == 0) return;
-        AO_t seen = AO_fetch_compare_and_swap_full(&depot[c], top, 0);
+        /* Acquire: takes every flushed batch with the writes its flusher
+         * released (the flushes form one release sequence on the word). */
+        AO_t seen = AO_fetch_compare_and_swap_acquire(&depot[c], top, 0);
         if (seen == top) break;
         top = seen;
     }

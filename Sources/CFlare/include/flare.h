@@ -240,7 +240,10 @@ static inline AO_t flare_thread_tag(void) {
  * the CAS has just taken.
  */
 static inline bool flare_serial_try_acquire(flare_serial *s) {
-    if (!AO_compare_and_swap_full(&s->word, FLARE_SERIAL_IDLE, FLARE_SERIAL_BUSY)) return false;
+    /* Acquire, not acq_rel: writing BUSY publishes nothing (a disposer that
+     * reads it only pushes a node), and as an RMW it continues the release
+     * sequence of the previous drainer's release either way. */
+    if (!AO_compare_and_swap_acquire(&s->word, FLARE_SERIAL_IDLE, FLARE_SERIAL_BUSY)) return false;
     AO_store(&s->owner, flare_thread_tag());
     return true;
 }
@@ -277,7 +280,9 @@ static inline flare_push_result flare_serial_push(flare_serial *s, flare_node *n
         if (old == FLARE_SERIAL_CLOSED) return FLARE_PUSH_CLOSED;
         if (old == FLARE_SERIAL_IDLE) {
             if (!acquire_if_idle) return FLARE_PUSH_IDLE;
-            old = AO_fetch_compare_and_swap_full(&s->word, FLARE_SERIAL_IDLE, FLARE_SERIAL_BUSY);
+            /* Acquire, as try_acquire; on failure acquire too (AO's failure
+             * ordering for _acquire), since the value read is acted on. */
+            old = AO_fetch_compare_and_swap_acquire(&s->word, FLARE_SERIAL_IDLE, FLARE_SERIAL_BUSY);
             if (old == FLARE_SERIAL_IDLE) {
                 AO_store(&s->owner, flare_thread_tag());
                 return FLARE_PUSH_ACQUIRED;
@@ -285,9 +290,12 @@ static inline flare_push_result flare_serial_push(flare_serial *s, flare_node *n
             continue;
         }
         node->next = old == FLARE_SERIAL_BUSY ? NULL : (flare_node *)old;
-        AO_t seen = AO_fetch_compare_and_swap_full(&s->word, old, (AO_t)node);
-        if (seen == old) return FLARE_PUSH_QUEUED;
-        old = seen;
+        /* Release: publishes `node->next` and the payload to the drainer's
+         * acquiring exchange. Its failure ordering is relaxed, so a failed
+         * attempt looks again with acquire: it may find the word IDLE or
+         * CLOSED and act on it (see the first load). */
+        if (AO_fetch_compare_and_swap_release(&s->word, old, (AO_t)node) == old) return FLARE_PUSH_QUEUED;
+        old = AO_load_acquire(&s->word);
     }
 }
 
@@ -303,7 +311,10 @@ flare_node *flare_serial_take(flare_serial *s);
  */
 static inline flare_node *flare_serial_release(flare_serial *s) {
     AO_store(&s->owner, 0);
-    if (AO_compare_and_swap_full(&s->word, FLARE_SERIAL_BUSY, FLARE_SERIAL_IDLE)) return NULL;
+    /* Release: the drain's work happens before whoever next reads IDLE.
+     * Failing (the word holds pushed nodes) reads nothing we act on: the
+     * take's exchange acquires them. */
+    if (AO_compare_and_swap_release(&s->word, FLARE_SERIAL_BUSY, FLARE_SERIAL_IDLE)) return NULL;
     return flare_serial_take(s);
 }
 
@@ -551,6 +562,9 @@ static inline bool flare_entry_set_if_active(flare_entry *e, AO_t set, AO_t *rep
     AO_t old = AO_load(&e->word);
     for (;;) {
         if ((old & FLARE_ENTRY_STATE_MASK) != FLARE_ENTRY_ACTIVE) return false;
+        /* acq_rel (AO's _full CAS): the winner acquires the entry as its
+         * publisher left it; a disposer's claim releases what it did
+         * before dispose() to `flare_entry_is_claimed` (acquire). */
         AO_t seen = AO_fetch_compare_and_swap_full(&e->word, old, old | set);
         if (seen == old) {
             *replaced = old;
@@ -748,10 +762,19 @@ typedef enum flare_dispose_result {
 flare_dispose_result flare_entry_dispose(flare_core *c, flare_entry *e);
 
 /** Adds a retainer (an observer being attached). */
-static inline void flare_core_retain(flare_core *c) { AO_fetch_and_add_full(&c->retainers, 1); }
+static inline void flare_core_retain(flare_core *c) {
+    /* Relaxed: a new retainer is added by someone who already holds one
+     * (the handle, or an observer's entry being made), so the count cannot
+     * reach zero meanwhile; only atomicity matters, as for any reference
+     * count increment. */
+    AO_fetch_and_add1(&c->retainers);
+}
 
 /** Drops a retainer; true for the caller that dropped the last one. */
 static inline bool flare_core_release(flare_core *c) {
+    /* acq_rel needed (each retainer's last use happens before the last
+     * one's interrupt): libatomic_ops has no acq_rel fetch-and-add, and
+     * _full (seq_cst) is the nearest stronger one. */
     return AO_fetch_and_add_full(&c->retainers, (AO_t)-1) == 1;
 }
 
@@ -761,7 +784,11 @@ static inline bool flare_core_release(flare_core *c) {
  * calls `flare_core_seal` once and interrupts what it returns.
  */
 static inline bool flare_core_begin_termination(flare_core *c) {
-    return AO_compare_and_swap_full(&c->state, FLARE_CORE_ALIVE, FLARE_CORE_TERMINATING) != 0;
+    /* Relaxed: only atomicity decides (one CAS leaves ALIVE). The winner
+     * reads nothing the loser wrote: a terminating drainer already holds
+     * the serial word, an abandoning thread has dropped the last retainer,
+     * and neither touches the other's data after the race. */
+    return AO_compare_and_swap(&c->state, FLARE_CORE_ALIVE, FLARE_CORE_TERMINATING) != 0;
 }
 
 /**
@@ -771,7 +798,8 @@ static inline bool flare_core_begin_termination(flare_core *c) {
  * that reaches the core afterwards sees it is not alive and skips it.
  */
 static inline bool flare_core_abandon(flare_core *c) {
-    return AO_compare_and_swap_full(&c->state, FLARE_CORE_ALIVE, FLARE_CORE_TERMINATED) != 0;
+    /* Relaxed: see flare_core_begin_termination. */
+    return AO_compare_and_swap(&c->state, FLARE_CORE_ALIVE, FLARE_CORE_TERMINATED) != 0;
 }
 
 static inline bool flare_core_is_alive(const flare_core *c) {
