@@ -68,7 +68,7 @@ public struct FlattenStrategy: Sendable {
     ///
     /// - Precondition: `limit > 0`.
     public static func concurrent(limit: UInt) -> FlattenStrategy {
-        flarePrecondition(limit > 0, "FlattenStrategy.concurrent(limit:): the limit must be greater than 0, got \(limit)")
+        flarePrecondition(limit > 0, "concurrent(limit:) needs a limit greater than 0, got \(limit)")
         return FlattenStrategy(kind: .concurrent(limit: limit))
     }
 
