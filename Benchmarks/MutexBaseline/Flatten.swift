@@ -36,21 +36,24 @@ public final class BaselineFlatten<Outer, Value, Error: Swift.Error>: @unchecked
 
     @usableFromInline
     struct State {
-        var active = Set<UInt64>()
-        var nextID: UInt64 = 0
-        var waiting: [BaselineProducer<Value, Error>] = []
-        var waitingHead = 0
-        var outerCompleted = false
-        var terminated = false
-        var starting = false
+        @usableFromInline var active = Set<UInt64>()
+        @usableFromInline var nextID: UInt64 = 0
+        @usableFromInline var waiting: [BaselineProducer<Value, Error>] = []
+        @usableFromInline var waitingHead = 0
+        @usableFromInline var outerCompleted = false
+        @usableFromInline var terminated = false
+        @usableFromInline var starting = false
+
+        @usableFromInline init() {}
     }
 
-    let strategy: Strategy
-    let transform: (Outer) -> BaselineProducer<Value, Error>
-    let state = Mutex(State())
+    @usableFromInline let strategy: Strategy
+    @usableFromInline let transform: (Outer) -> BaselineProducer<Value, Error>
+    @usableFromInline let state = Mutex(State())
     public let output: LockedSignal<Value, Error>
-    let input: LockedSignal<Value, Error>.Input
+    @usableFromInline let input: LockedSignal<Value, Error>.Input
 
+    @inlinable
     public init(
         _ outer: LockedSignal<Outer, Error>, _ strategy: Strategy,
         _ transform: @escaping (Outer) -> BaselineProducer<Value, Error>
@@ -61,11 +64,13 @@ public final class BaselineFlatten<Outer, Value, Error: Swift.Error>: @unchecked
         outer.observe { [self] event in outerEvent(event) }
     }
 
+    @inlinable
     var limit: Int {
         if case let .concurrent(limit) = strategy { return limit }
         return 1
     }
 
+    @inlinable
     func outerEvent(_ event: BaselineEvent<Outer, Error>) {
         switch event {
         case let .value(value):
@@ -100,6 +105,7 @@ public final class BaselineFlatten<Outer, Value, Error: Swift.Error>: @unchecked
     /// Starts queued inners while there is room, in a loop: an inner that
     /// completes synchronously inside `start` only frees its slot, and this
     /// loop starts the next one.
+    @inlinable
     func startWaiting() {
         let limit = self.limit
         while true {
@@ -125,10 +131,12 @@ public final class BaselineFlatten<Outer, Value, Error: Swift.Error>: @unchecked
         }
     }
 
+    @inlinable
     func start(_ producer: BaselineProducer<Value, Error>, _ id: UInt64) {
         producer.start(BaselineObserver { [self] event in innerEvent(id, event) })
     }
 
+    @inlinable
     func innerEvent(_ id: UInt64, _ event: BaselineEvent<Value, Error>) {
         switch event {
         case .value:
@@ -151,6 +159,7 @@ public final class BaselineFlatten<Outer, Value, Error: Swift.Error>: @unchecked
         }
     }
 
+    @inlinable
     func terminate(_ event: BaselineEvent<Value, Error>) {
         let first = state.withLock { state in
             defer { state.terminated = true }
@@ -161,5 +170,6 @@ public final class BaselineFlatten<Outer, Value, Error: Swift.Error>: @unchecked
 }
 
 extension BaselineFlatten.State {
+    @inlinable
     var isDone: Bool { outerCompleted && active.isEmpty && waitingHead == waiting.count }
 }

@@ -1,4 +1,5 @@
 import Flare
+import Foundation
 import MallocCounter
 import MutexBaseline
 
@@ -161,30 +162,35 @@ struct FlattenConcat {
     }
 }
 
-/// `flatten(.merge)` of two inner signals, each sent into from its own
-/// thread for `amount` ns: output events per second.
+/// `flatMap(.merge)` of two inner producers whose start handlers hand their
+/// observers to two threads, each sending into its own for `amount` ns:
+/// output events per second.
 struct FlattenMergeTwoThreads {
     static let metrics = [Metric(name: "events/s", unit: "1/s", lowerIsBetter: false)]
 
     func flare(amount duration: Int) -> Measurement {
         let sink = Sink.make()
         defer { sink.free() }
-        let (a, inputA) = Signal<Int, Never>.pipe()
-        let (b, inputB) = Signal<Int, Never>.pipe()
-        let (outer, outerInput) = Signal<Signal<Int, Never>, Never>.pipe()
-        let flat = outer.flatten(.merge)
+        let observers = Handoff<Signal<Int, Never>.Observer>()
+        let (outer, outerInput) = Signal<Int, Never>.pipe()
+        let flat = outer.flatMap(.merge) { _ in
+            SignalProducer<Int, Never> { observer, _ in observers.append(observer) }
+        }
         flat.observe { event in
             if case let .value(v) = event { sink.add(v) }
         }
-        outerInput.send(value: a)
-        outerInput.send(value: b)
+        outerInput.send(value: 0)
+        outerInput.send(value: 1)
         outerInput.sendCompleted()
+        let inners = observers.items
+        check(inners.count == 2, "Flare flatMap(.merge) started \(inners.count) inners")
+        let (a, b) = (inners[0], inners[1])
         let r = runTwoSenders(duration: UInt64(duration),
-                              senderA: { v in inputA.send(value: v) },
-                              senderB: { v in inputB.send(value: v) })
-        check(sink.total == triangular(r.sentA) &+ triangular(r.sentB), "Flare flatten(.merge) lost or duplicated events")
-        inputA.sendCompleted()
-        inputB.sendCompleted()
+                              senderA: { v in a.send(value: v) },
+                              senderB: { v in b.send(value: v) })
+        check(sink.total == triangular(r.sentA) &+ triangular(r.sentB), "Flare flatMap(.merge) lost or duplicated events")
+        a.sendCompleted()
+        b.sendCompleted()
         blackHole(flat)
         return Measurement(elapsed: r.elapsed, values: [1e9 * Double(r.sentA + r.sentB) / Double(r.elapsed)])
     }
@@ -192,26 +198,46 @@ struct FlattenMergeTwoThreads {
     func mutex(amount duration: Int) -> Measurement {
         let sink = Sink.make()
         defer { sink.free() }
-        let (a, inputA) = LockedSignal<Int, Never>.pipe()
-        let (b, inputB) = LockedSignal<Int, Never>.pipe()
-        let (outer, outerInput) = LockedSignal<LockedSignal<Int, Never>, Never>.pipe()
-        let flat = BaselineFlatten<LockedSignal<Int, Never>, Int, Never>(outer, .concurrent(limit: .max)) { inner in
-            BaselineProducer { observer in inner.observe(observer) }
+        let observers = Handoff<BaselineObserver<Int, Never>>()
+        let (outer, outerInput) = LockedSignal<Int, Never>.pipe()
+        let flat = BaselineFlatten<Int, Int, Never>(outer, .concurrent(limit: .max)) { _ in
+            BaselineProducer { observer in observers.append(observer) }
         }
         _ = flat.output.observe { event in
             if case let .value(v) = event { sink.add(v) }
         }
-        outerInput.send(value: a)
-        outerInput.send(value: b)
+        outerInput.send(value: 0)
+        outerInput.send(value: 1)
         outerInput.sendCompleted()
+        let inners = observers.items
+        check(inners.count == 2, "mutex flatten started \(inners.count) inners")
+        let (a, b) = (inners[0], inners[1])
         let r = runTwoSenders(duration: UInt64(duration),
-                              senderA: { v in inputA.send(value: v) },
-                              senderB: { v in inputB.send(value: v) })
+                              senderA: { v in a.send(.value(v)) },
+                              senderB: { v in b.send(.value(v)) })
         check(sink.total == triangular(r.sentA) &+ triangular(r.sentB), "mutex flatten lost or duplicated events")
-        inputA.sendCompleted()
-        inputB.sendCompleted()
+        a.send(.completed)
+        b.send(.completed)
         blackHole(flat)
         return Measurement(elapsed: r.elapsed, values: [1e9 * Double(r.sentA + r.sentB) / Double(r.elapsed)])
+    }
+}
+
+/// Where inner start handlers leave their observers for the sender threads.
+final class Handoff<T>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [T] = []
+
+    func append(_ item: T) {
+        lock.lock()
+        stored.append(item)
+        lock.unlock()
+    }
+
+    var items: [T] {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
     }
 }
 
@@ -236,7 +262,7 @@ func runFlattenScenarios(_ runner: Runner) {
                              Entry(name: limitName) { concat.limit(amount: $0) }],
                    initialAmount: 1)
     let two = FlattenMergeTwoThreads()
-    runner.measure(scenario: "flatten", title: "flatten(.merge) of two inners sending from two threads",
+    runner.measure(scenario: "flatten", title: "flatMap(.merge) of two inners sending from two threads",
                    caseName: "2 senders", metrics: FlattenMergeTwoThreads.metrics,
                    entries: [Entry(name: flareName) { two.flare(amount: $0) },
                              Entry(name: mutexFlattenName) { two.mutex(amount: $0) }],

@@ -8,6 +8,7 @@ extension Signal where Value: SignalProducerConvertible, Error == Value.Error {
     ///
     /// A failure of this signal or of a forwarded inner is forwarded at once
     /// and disposes every inner run.
+    @inlinable
     public func flatten(_ strategy: FlattenStrategy) -> Signal<Value.Value, Error> {
         flattening(strategy) { $0.producer }
     }
@@ -17,6 +18,7 @@ extension Signal where Value: SignalProducerConvertible, Error == Never {
     /// Flattens the inner streams this signal sends into one stream of
     /// their values, as `strategy` says; this signal cannot fail, its
     /// inners can.
+    @inlinable
     public func flatten(_ strategy: FlattenStrategy) -> Signal<Value.Value, Value.Error> {
         promoteError(Value.Error.self).flattening(strategy) { $0.producer }
     }
@@ -25,6 +27,7 @@ extension Signal where Value: SignalProducerConvertible, Error == Never {
 extension Signal where Value: SignalProducerConvertible, Error == Never, Value.Error == Never {
     /// Flattens the inner streams this signal sends into one stream of
     /// their values, as `strategy` says; nothing can fail.
+    @inlinable
     public func flatten(_ strategy: FlattenStrategy) -> Signal<Value.Value, Never> {
         flattening(strategy) { $0.producer }
     }
@@ -34,6 +37,7 @@ extension Signal where Value: SignalProducerConvertible, Value.Error == Never {
     /// Flattens the inner streams this signal sends into one stream of
     /// their values, as `strategy` says; the inners cannot fail, this
     /// signal can.
+    @inlinable
     public func flatten(_ strategy: FlattenStrategy) -> Signal<Value.Value, Error> {
         flattening(strategy) { $0.producer.promoteError(Error.self) }
     }
@@ -42,6 +46,7 @@ extension Signal where Value: SignalProducerConvertible, Value.Error == Never {
 extension Signal where Value: Sequence {
     /// Sends the elements of every sequence this signal sends, in order:
     /// `flatMap(.merge)` to a producer of the sequence.
+    @inlinable
     public func flatten() -> Signal<Value.Element, Error> {
         flattening(.merge) { SignalProducer<Value.Element, Error>($0) }
     }
@@ -54,6 +59,7 @@ extension Signal {
     ///
     /// A failure of this signal or of a forwarded inner is forwarded at once
     /// and disposes every inner run.
+    @inlinable
     public func flatMap<U>(
         _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> SignalProducer<U, Error>
     ) -> Signal<U, Error> {
@@ -62,6 +68,7 @@ extension Signal {
 
     /// Maps each value to an inner stream (a signal, a producer, a
     /// property …) and flattens the inners as `strategy` says.
+    @inlinable
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> Inner
     ) -> Signal<Inner.Value, Error> where Inner.Error == Error {
@@ -70,6 +77,7 @@ extension Signal {
 
     /// Maps each value to an inner producer that cannot fail and flattens
     /// the inners as `strategy` says.
+    @inlinable
     public func flatMap<U>(
         _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> SignalProducer<U, Never>
     ) -> Signal<U, Error> {
@@ -78,6 +86,7 @@ extension Signal {
 
     /// Maps each value to an inner stream that cannot fail and flattens the
     /// inners as `strategy` says.
+    @inlinable
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> Inner
     ) -> Signal<Inner.Value, Error> where Inner.Error == Never {
@@ -88,6 +97,7 @@ extension Signal {
 extension Signal where Error == Never {
     /// Maps each value to an inner producer and flattens the inners as
     /// `strategy` says; this signal cannot fail, the inners can.
+    @inlinable
     public func flatMap<U, F>(
         _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> SignalProducer<U, F>
     ) -> Signal<U, F> {
@@ -96,6 +106,7 @@ extension Signal where Error == Never {
 
     /// Maps each value to an inner stream and flattens the inners as
     /// `strategy` says; this signal cannot fail, the inners can.
+    @inlinable
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> Inner
     ) -> Signal<Inner.Value, Inner.Error> {
@@ -104,6 +115,7 @@ extension Signal where Error == Never {
 
     /// Maps each value to an inner producer and flattens the inners as
     /// `strategy` says; nothing can fail.
+    @inlinable
     public func flatMap<U>(
         _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> SignalProducer<U, Never>
     ) -> Signal<U, Never> {
@@ -112,6 +124,7 @@ extension Signal where Error == Never {
 
     /// Maps each value to an inner stream and flattens the inners as
     /// `strategy` says; nothing can fail.
+    @inlinable
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> Inner
     ) -> Signal<Inner.Value, Never> where Inner.Error == Never {
@@ -125,6 +138,7 @@ extension SignalProducer where Value: SignalProducerConvertible, Error == Value.
     ///
     /// A failure of this producer or of a forwarded inner is forwarded at once
     /// and disposes every inner run.
+    @inlinable
     public func flatten(_ strategy: FlattenStrategy) -> SignalProducer<Value.Value, Error> {
         flattening(strategy) { $0.producer }
     }
@@ -134,6 +148,7 @@ extension SignalProducer where Value: SignalProducerConvertible, Error == Never 
     /// Flattens the inner streams this producer sends (each run of it) into one stream of
     /// their values, as `strategy` says; this producer cannot fail, its
     /// inners can.
+    @inlinable
     public func flatten(_ strategy: FlattenStrategy) -> SignalProducer<Value.Value, Value.Error> {
         promoteError(Value.Error.self).flattening(strategy) { $0.producer }
     }
@@ -142,6 +157,7 @@ extension SignalProducer where Value: SignalProducerConvertible, Error == Never 
 extension SignalProducer where Value: SignalProducerConvertible, Error == Never, Value.Error == Never {
     /// Flattens the inner streams this producer sends (each run of it) into one stream of
     /// their values, as `strategy` says; nothing can fail.
+    @inlinable
     public func flatten(_ strategy: FlattenStrategy) -> SignalProducer<Value.Value, Never> {
         flattening(strategy) { $0.producer }
     }
@@ -151,6 +167,7 @@ extension SignalProducer where Value: SignalProducerConvertible, Value.Error == 
     /// Flattens the inner streams this producer sends (each run of it) into one stream of
     /// their values, as `strategy` says; the inners cannot fail, this
     /// producer can.
+    @inlinable
     public func flatten(_ strategy: FlattenStrategy) -> SignalProducer<Value.Value, Error> {
         flattening(strategy) { $0.producer.promoteError(Error.self) }
     }
@@ -159,6 +176,7 @@ extension SignalProducer where Value: SignalProducerConvertible, Value.Error == 
 extension SignalProducer where Value: Sequence {
     /// Sends the elements of every sequence this producer sends, in order:
     /// `flatMap(.merge)` to a producer of the sequence.
+    @inlinable
     public func flatten() -> SignalProducer<Value.Element, Error> {
         flattening(.merge) { SignalProducer<Value.Element, Error>($0) }
     }
@@ -171,6 +189,7 @@ extension SignalProducer {
     ///
     /// A failure of this producer or of a forwarded inner is forwarded at once
     /// and disposes every inner run.
+    @inlinable
     public func flatMap<U>(
         _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> SignalProducer<U, Error>
     ) -> SignalProducer<U, Error> {
@@ -179,6 +198,7 @@ extension SignalProducer {
 
     /// Maps each value to an inner stream (a signal, a producer, a
     /// property …) and flattens the inners as `strategy` says.
+    @inlinable
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> Inner
     ) -> SignalProducer<Inner.Value, Error> where Inner.Error == Error {
@@ -187,6 +207,7 @@ extension SignalProducer {
 
     /// Maps each value to an inner producer that cannot fail and flattens
     /// the inners as `strategy` says.
+    @inlinable
     public func flatMap<U>(
         _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> SignalProducer<U, Never>
     ) -> SignalProducer<U, Error> {
@@ -195,6 +216,7 @@ extension SignalProducer {
 
     /// Maps each value to an inner stream that cannot fail and flattens the
     /// inners as `strategy` says.
+    @inlinable
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> Inner
     ) -> SignalProducer<Inner.Value, Error> where Inner.Error == Never {
@@ -205,6 +227,7 @@ extension SignalProducer {
 extension SignalProducer where Error == Never {
     /// Maps each value to an inner producer and flattens the inners as
     /// `strategy` says; this producer cannot fail, the inners can.
+    @inlinable
     public func flatMap<U, F>(
         _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> SignalProducer<U, F>
     ) -> SignalProducer<U, F> {
@@ -213,6 +236,7 @@ extension SignalProducer where Error == Never {
 
     /// Maps each value to an inner stream and flattens the inners as
     /// `strategy` says; this producer cannot fail, the inners can.
+    @inlinable
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> Inner
     ) -> SignalProducer<Inner.Value, Inner.Error> {
@@ -221,6 +245,7 @@ extension SignalProducer where Error == Never {
 
     /// Maps each value to an inner producer and flattens the inners as
     /// `strategy` says; nothing can fail.
+    @inlinable
     public func flatMap<U>(
         _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> SignalProducer<U, Never>
     ) -> SignalProducer<U, Never> {
@@ -229,6 +254,7 @@ extension SignalProducer where Error == Never {
 
     /// Maps each value to an inner stream and flattens the inners as
     /// `strategy` says; nothing can fail.
+    @inlinable
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> Inner
     ) -> SignalProducer<Inner.Value, Never> where Inner.Error == Never {

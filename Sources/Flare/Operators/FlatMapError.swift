@@ -6,6 +6,7 @@ extension Signal {
     ///
     /// The replacement run is disposed when the returned signal ends (a
     /// terminal event, or losing its last observer and reference).
+    @inlinable
     public func flatMapError<F>(_ transform: @escaping (Error) -> SignalProducer<Value, F>) -> Signal<Value, F> {
         Signal<Value, F> { observer, lifetime in
             // Only one source sends at a time: the replacement starts after
@@ -23,6 +24,7 @@ extension Signal {
 
     /// `flatMapError(_:)` with a replacement of any producer-convertible
     /// type (a signal, a property …).
+    @inlinable
     public func flatMapError<Inner: SignalProducerConvertible>(
         _ transform: @escaping (Error) -> Inner
     ) -> Signal<Value, Inner.Error> where Inner.Value == Value {
@@ -34,12 +36,14 @@ extension SignalProducer {
     /// `Signal.flatMapError(_:)` on every run: at the run's failure, a run
     /// of the replacement starts in its place. Disposing the run disposes
     /// whichever is going on.
+    @inlinable
     public func flatMapError<F>(_ transform: @escaping (Error) -> SignalProducer<Value, F>) -> SignalProducer<Value, F> {
         lift { $0.flatMapError(transform) }
     }
 
     /// `flatMapError(_:)` with a replacement of any producer-convertible
     /// type.
+    @inlinable
     public func flatMapError<Inner: SignalProducerConvertible>(
         _ transform: @escaping (Error) -> Inner
     ) -> SignalProducer<Value, Inner.Error> where Inner.Value == Value {

@@ -113,18 +113,27 @@ final class FlattenInner<Outer, U, E: Swift.Error> {
     @usableFromInline
     let input: Signal<FlattenTag<Outer, U, E>, Never>.Observer
 
+    // The variables are touched only inside the internal signal's
+    // serialized delivery (or after it closed), which orders every access:
+    // Swift's dynamic exclusivity checks, a thread-local lookup per access,
+    // are turned off for them, as for `ProducerRun`'s.
+
     /// The inner run, until it ends or is disposed.
     @usableFromInline
+    @exclusivity(unchecked)
     var run: Disposable?
 
     /// Whether the logic still takes this run's events.
     @usableFromInline
+    @exclusivity(unchecked)
     var isActive = true
 
     @usableFromInline
+    @exclusivity(unchecked)
     var next: FlattenInner?
 
     @usableFromInline
+    @exclusivity(unchecked)
     unowned(unsafe) var previous: FlattenInner?
 
     @inlinable
@@ -153,19 +162,22 @@ final class FlattenEngine<Outer, U, E: Swift.Error> {
     @usableFromInline let downstream: HeldCore<U, E>
     @usableFromInline let input: Signal<FlattenTag<Outer, U, E>, Never>.Observer
 
+    // Touched only inside the internal signal's serialized delivery (or
+    // after it closed): no dynamic exclusivity checks (see `FlattenInner`).
+
     /// The active inner runs, newest first.
-    @usableFromInline var head: Inner?
-    @usableFromInline var activeCount = 0
+    @usableFromInline @exclusivity(unchecked) var head: Inner?
+    @usableFromInline @exclusivity(unchecked) var activeCount = 0
 
     /// Inners waiting for a slot (`.concat`, `.concurrent`).
-    @usableFromInline var waiting = FIFO<SignalProducer<U, E>>()
+    @usableFromInline @exclusivity(unchecked) var waiting = FIFO<SignalProducer<U, E>>()
 
-    @usableFromInline var outerCompleted = false
+    @usableFromInline @exclusivity(unchecked) var outerCompleted = false
 
     /// `.race`: a winner was chosen; later inners are not started.
-    @usableFromInline var decided = false
+    @usableFromInline @exclusivity(unchecked) var decided = false
 
-    @usableFromInline var isTerminated = false
+    @usableFromInline @exclusivity(unchecked) var isTerminated = false
 
     @inlinable
     init(
@@ -276,7 +288,7 @@ final class FlattenEngine<Outer, U, E: Swift.Error> {
     }
 
     /// Removes `node` and disposes its run.
-    @usableFromInline
+    @inlinable
     func drop(_ node: Inner) {
         unlink(node)
         let run = node.run
