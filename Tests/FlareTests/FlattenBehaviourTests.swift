@@ -473,3 +473,17 @@ struct FlattenConvenienceTests {
         #expect(record(nine).items.count == 10)
     }
 }
+
+@Suite("flatten: bad input")
+struct FlattenPreconditionTests {
+    @Test("concurrent(limit: 0) stops with a message naming the operator and the value")
+    func zeroLimit() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = FlattenStrategy.concurrent(limit: 0)
+        }
+        if let result {
+            let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+            #expect(stderr.contains("concurrent(limit:) needs a limit greater than 0, got 0"), "stderr: \(stderr)")
+        }
+    }
+}
