@@ -148,6 +148,10 @@ struct FlattenLifecycleTests {
             aInput.send(value: 1)
             bInput.send(value: 4)
             #expect(log.items == ["v1", "v4"], "inner is a signal: \(innerIsSignal)")
+            // The observer holds the inputs: ending the output releases it.
+            outerInput.sendCompleted()
+            bInput.sendCompleted()
+            #expect(log.items == ["v1", "v4", "completed"])
         }
     }
 
@@ -173,6 +177,9 @@ struct FlattenLifecycleTests {
         aInput.send(value: 1)
         bInput.send(value: 21)
         #expect(log.items == ["v1", "v2"])
+        aInput.sendCompleted()
+        outerInput.sendCompleted()
+        #expect(log.items == ["v1", "v2", "completed"])
     }
 
     @Test("disposing a producer run disposes the outer run and every active inner run exactly once, and releases them")
@@ -466,7 +473,11 @@ struct FlattenConvenienceTests {
     func mergeArities() {
         let p = { (v: Int) in SignalProducer<Int, Never>(value: v) }
         #expect(record(SignalProducer.merge(p(1), p(2))).items == ["v1", "v2", "completed"])
-        #expect(record(SignalProducer.merge(p(1), Signal<Int, Never>.never, p(3))).items == ["v1", "v3"])
+        let log = Recorder<String>()
+        let run = SignalProducer.merge(p(1), Signal<Int, Never>.never, p(3)).start { log.append(describe($0)) }
+        #expect(log.items == ["v1", "v3"])
+        run.dispose()
+        #expect(log.items == ["v1", "v3", "interrupted"])
         let ten = SignalProducer.merge(p(0), p(1), p(2), p(3), p(4), p(5), p(6), p(7), p(8), p(9))
         #expect(record(ten).items == (0..<10).map { "v\($0)" } + ["completed"])
         let nine = SignalProducer.merge(p(0), p(1), p(2), p(3), p(4), p(5), p(6), p(7), p(8))
