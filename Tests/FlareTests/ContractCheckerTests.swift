@@ -81,11 +81,18 @@ final class Schedule: @unchecked Sendable {
     let ticket = Atomic<Int>(0)
     let reentrantSeq = Atomic<Int>(0)
 
-    /// Signals: roots and one derived (`map`) signal per root.
+    /// Signals: roots, one derived (`map`) signal per root, and one
+    /// flattened signal per root: an outer that sends the root, then
+    /// completes, flattened with a strategy that depends on the seed. Every
+    /// strategy forwards the root's values; the root's termination ends the
+    /// flattened signal (completed, or for `.race` and `.throttle`
+    /// interrupted when the root is).
     let signalCount = 3
     var roots: [Signal<Int, Never>] = []
     var inputs: [Signal<Int, Never>.Observer] = []
     var derived: [Signal<Int, Never>] = []
+    var flattened: [Signal<Int, Never>] = []
+    static let strategies: [FlattenStrategy] = [.merge, .concat, .concurrent(limit: 2), .latest, .race, .throttle]
     /// Per signal (roots then derived): deliveries in progress, to catch
     /// overlap. Drain deliveries count in `inDelivery`; the `interrupted`
     /// of a late observer (its `observe` began after a terminal send of its
@@ -117,8 +124,8 @@ final class Schedule: @unchecked Sendable {
         firstTerminal = (0..<3).map { _ in Cell(Int.max) }
         firstInterrupt = (0..<3).map { _ in Cell(Int.max) }
         interruptReturned = (0..<3).map { _ in Cell(Int.max) }
-        inDelivery = (0..<6).map { _ in Cell(0) }
-        inReply = (0..<6).map { _ in Cell(0) }
+        inDelivery = (0..<9).map { _ in Cell(0) }
+        inReply = (0..<9).map { _ in Cell(0) }
     }
 
     func stamp() -> Int { ticket.add(1, ordering: .sequentiallyConsistent).oldValue }
@@ -220,6 +227,11 @@ final class Schedule: @unchecked Sendable {
             roots.append(signal)
             inputs.append(input)
             derived.append(signal.map { $0 })
+            let (outer, outerInput) = Signal<Signal<Int, Never>, Never>.pipe()
+            let strategy = Self.strategies[Int((seed &+ UInt64(roots.count)) % UInt64(Self.strategies.count))]
+            flattened.append(outer.flatten(strategy))
+            outerInput.send(value: signal)
+            outerInput.sendCompleted()
         }
         let logs = (0..<threadCount).map { _ in ThreadLog() }
         DispatchQueue.concurrentPerform(iterations: threadCount) { t in
@@ -238,9 +250,9 @@ final class Schedule: @unchecked Sendable {
                     inputs[root].send(value: v)
                     log.sends.append(Send(root: root, value: v, startedAt: start, returnedAt: stamp()))
                 case 700..<850:
-                    let signalIndex = Bool.random(using: &rng) ? root : root + signalCount
+                    let signalIndex = root + signalCount * Int.random(in: 0..<3, using: &rng)
                     let (watch, observer) = makeWatch(signal: signalIndex, reentrant: dice < 720)
-                    let target = signalIndex < signalCount ? roots[root] : derived[root]
+                    let target = [roots, derived, flattened][signalIndex / signalCount][root]
                     watch.observingThread.store(UInt(pthread_self()), ordering: .sequentiallyConsistent)
                     watch.attachStartedAt.store(stamp(), ordering: .sequentiallyConsistent)
                     let observation = target.observe(observer)
@@ -350,6 +362,7 @@ final class Schedule: @unchecked Sendable {
         }
         roots.removeAll()
         derived.removeAll()
+        flattened.removeAll()
         inputs.removeAll()
         for log in logs { log.watches.removeAll() }
         if canaries.contains(where: { $0.object != nil }) { fail("an observer was not released") }

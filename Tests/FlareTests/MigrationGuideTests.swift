@@ -102,6 +102,38 @@ struct MigrationGuideTests {
         ])
     }
 
+    @Test("from ReactiveObjC: flattenMap:, -flatten, switchToLatest, concat:, bind:, startWith:")
+    func reactiveObjCFlattening() {
+        let (queries, queryInput) = Signal<String, Never>.pipe()
+        func search(_ query: String) -> SignalProducer<String, Never> {
+            SignalProducer(values: query + "1", query + "2")
+        }
+        // flattenMap:, -flatten, switchToLatest, concat:, bind:, startWith:
+        let lookups = queries.flatMap(.merge) { query in search(query) }          // flattenMap:
+        let flattened = queries.map(search).flatten(.merge)                       // -flatten
+        let latest = queries.map(search).flatten(.latest)                         // switchToLatest
+        let both = search("a").concat(search("b"))                                // concat:
+        let bound = queries.take(while: { $0 != "stop" }).flatMap(.merge) { search($0) }  // bind:, *stop = YES
+        let placeholder = search("c").prefix(value: "…")                          // startWith:
+
+        func record(_ signal: Signal<String, Never>) -> Recorder<String> {
+            let log = Recorder<String>()
+            signal.observe { log.append(describe($0)) }
+            return log
+        }
+        let logs = [record(lookups), record(flattened), record(latest), record(bound)]
+        for query in ["x", "stop", "y"] { queryInput.send(value: query) }
+        queryInput.sendCompleted()
+        let all = ["vx1", "vx2", "vstop1", "vstop2", "vy1", "vy2", "completed"]
+        #expect(logs.map(\.items) == [all, all, all, ["vx1", "vx2", "completed"]])
+        let bothLog = Recorder<String>()
+        both.startWithValues { bothLog.append($0) }
+        #expect(bothLog.items == ["a1", "a2", "b1", "b2"])
+        let placeholderLog = Recorder<String>()
+        placeholder.startWithValues { placeholderLog.append($0) }
+        #expect(placeholderLog.items == ["…", "c1", "c2"])
+    }
+
     @Test("from RxSwift: subject, operators, dispose bag")
     func rxSwift() {
         let log = Recorder<String>()

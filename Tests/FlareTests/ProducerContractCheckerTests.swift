@@ -95,13 +95,38 @@ private final class ProducerSchedule: @unchecked Sendable {
     func chain(_ producer: SignalProducer<Int, Never>, _ rng: inout SeededGenerator) -> SignalProducer<Int, Never> {
         var p = producer
         for _ in 0..<Int.random(in: 0...3, using: &rng) {
-            switch Int.random(in: 0..<3, using: &rng) {
+            switch Int.random(in: 0..<4, using: &rng) {
             case 0: p = p.map { $0 &+ 1 }
             case 1: p = p.filter { _ in true }
-            default: p = p.take(first: Int.random(in: 1...150, using: &rng))
+            case 2: p = p.take(first: Int.random(in: 1...150, using: &rng))
+            default: p = flattened(p, &rng)
             }
         }
         return p
+    }
+
+    /// `p` flatMapped with a random strategy to inners that send
+    /// synchronously, or from another thread, or never end by themselves.
+    func flattened(_ p: SignalProducer<Int, Never>, _ rng: inout SeededGenerator) -> SignalProducer<Int, Never> {
+        let strategies: [FlattenStrategy] = [.merge, .concat, .concurrent(limit: 2), .latest, .race, .throttle]
+        let strategy = strategies[Int.random(in: 0..<strategies.count, using: &rng)]
+        switch Int.random(in: 0..<3, using: &rng) {
+        case 0:
+            return p.flatMap(strategy) { SignalProducer(values: $0, $0 &+ 1) }
+        case 1:
+            return p.flatMap(strategy) { value in
+                SignalProducer<Int, Never> { observer, lifetime in
+                    DispatchQueue.global().async {
+                        if !lifetime.hasEnded { observer.send(value: value) }
+                        observer.sendCompleted()
+                    }
+                }
+            }
+        default:
+            // Signal inners: runs observe a shared signal.
+            let shared = pipes[Int(seed % 2)].output
+            return p.take(first: 3).flatMap(strategy) { _ in shared }
+        }
     }
 
     func start(_ rng: inout SeededGenerator) {
@@ -144,8 +169,12 @@ private final class ProducerSchedule: @unchecked Sendable {
         for pipe in pipes { pipe.input.sendCompleted() }
         let all = runs.withLock { $0 }
         let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline, all.contains(where: {
-            $0.cleanups.load(ordering: .relaxed) < $0.starts.load(ordering: .relaxed)
+        // A flattened run may still be waiting for inners that send from
+        // other threads after its source has ended: wait for its terminal
+        // event too.
+        while Date() < deadline, all.contains(where: { record in
+            record.cleanups.load(ordering: .relaxed) < record.starts.load(ordering: .relaxed)
+                || !record.events.withLock { $0.contains { $0.event != "v" } }
         }) { usleep(1000) }
         for record in all { record.disposable.withLock { $0 = nil } }
         return check(all)

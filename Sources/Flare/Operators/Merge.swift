@@ -76,10 +76,78 @@ extension SignalProducer {
         guard !inputs.isEmpty else { return .empty }
         return startingTogether(inputs) { Signal.merge($0) }
     }
+}
 
-    /// `Signal.merge(_:)` of one run of each producer, started in order.
-    public static func merge<Producer: SignalProducerConvertible>(_ producers: Producer...) -> SignalProducer<Value, Error>
-    where Producer.Value == Value, Producer.Error == Error {
-        merge(producers)
+extension SignalProducer {
+    /// `merge(_:)` of 2 producers of any producer-convertible types: one
+    /// run of each, started in order, every value as it arrives.
+    public static func merge<A: SignalProducerConvertible, B: SignalProducerConvertible>(
+        _ a: A, _ b: B
+    ) -> SignalProducer<Value, Error> where A.Value == Value, A.Error == Error, B.Value == Value, B.Error == Error {
+        merge([a.producer, b.producer])
+    }
+
+    /// `merge(_:)` of 3 producers of any producer-convertible types: one
+    /// run of each, started in order, every value as it arrives.
+    public static func merge<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible>(
+        _ a: A, _ b: B, _ c: C
+    ) -> SignalProducer<Value, Error> where A.Value == Value, A.Error == Error, B.Value == Value, B.Error == Error, C.Value == Value, C.Error == Error {
+        merge([a.producer, b.producer, c.producer])
+    }
+
+    /// `merge(_:)` of 4 producers of any producer-convertible types: one
+    /// run of each, started in order, every value as it arrives.
+    public static func merge<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible>(
+        _ a: A, _ b: B, _ c: C, _ d: D
+    ) -> SignalProducer<Value, Error> where A.Value == Value, A.Error == Error, B.Value == Value, B.Error == Error, C.Value == Value, C.Error == Error, D.Value == Value, D.Error == Error {
+        merge([a.producer, b.producer, c.producer, d.producer])
+    }
+
+    /// `merge(_:)` of 5 producers of any producer-convertible types: one
+    /// run of each, started in order, every value as it arrives.
+    public static func merge<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible, E: SignalProducerConvertible>(
+        _ a: A, _ b: B, _ c: C, _ d: D, _ e: E
+    ) -> SignalProducer<Value, Error> where A.Value == Value, A.Error == Error, B.Value == Value, B.Error == Error, C.Value == Value, C.Error == Error, D.Value == Value, D.Error == Error, E.Value == Value, E.Error == Error {
+        merge([a.producer, b.producer, c.producer, d.producer, e.producer])
+    }
+
+    /// `merge(_:)` of 6 producers of any producer-convertible types: one
+    /// run of each, started in order, every value as it arrives.
+    public static func merge<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible, E: SignalProducerConvertible, F: SignalProducerConvertible>(
+        _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F
+    ) -> SignalProducer<Value, Error> where A.Value == Value, A.Error == Error, B.Value == Value, B.Error == Error, C.Value == Value, C.Error == Error, D.Value == Value, D.Error == Error, E.Value == Value, E.Error == Error, F.Value == Value, F.Error == Error {
+        merge([a.producer, b.producer, c.producer, d.producer, e.producer, f.producer])
+    }
+
+    /// `merge(_:)` of 7 producers of any producer-convertible types: one
+    /// run of each, started in order, every value as it arrives.
+    public static func merge<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible, E: SignalProducerConvertible, F: SignalProducerConvertible, G: SignalProducerConvertible>(
+        _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G
+    ) -> SignalProducer<Value, Error> where A.Value == Value, A.Error == Error, B.Value == Value, B.Error == Error, C.Value == Value, C.Error == Error, D.Value == Value, D.Error == Error, E.Value == Value, E.Error == Error, F.Value == Value, F.Error == Error, G.Value == Value, G.Error == Error {
+        merge([a.producer, b.producer, c.producer, d.producer, e.producer, f.producer, g.producer])
+    }
+
+    /// `merge(_:)` of 8 producers of any producer-convertible types: one
+    /// run of each, started in order, every value as it arrives.
+    public static func merge<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible, E: SignalProducerConvertible, F: SignalProducerConvertible, G: SignalProducerConvertible, H: SignalProducerConvertible>(
+        _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H
+    ) -> SignalProducer<Value, Error> where A.Value == Value, A.Error == Error, B.Value == Value, B.Error == Error, C.Value == Value, C.Error == Error, D.Value == Value, D.Error == Error, E.Value == Value, E.Error == Error, F.Value == Value, F.Error == Error, G.Value == Value, G.Error == Error, H.Value == Value, H.Error == Error {
+        merge([a.producer, b.producer, c.producer, d.producer, e.producer, f.producer, g.producer, h.producer])
+    }
+
+    /// `merge(_:)` of 9 producers of any producer-convertible types: one
+    /// run of each, started in order, every value as it arrives.
+    public static func merge<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible, E: SignalProducerConvertible, F: SignalProducerConvertible, G: SignalProducerConvertible, H: SignalProducerConvertible, I: SignalProducerConvertible>(
+        _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H, _ i: I
+    ) -> SignalProducer<Value, Error> where A.Value == Value, A.Error == Error, B.Value == Value, B.Error == Error, C.Value == Value, C.Error == Error, D.Value == Value, D.Error == Error, E.Value == Value, E.Error == Error, F.Value == Value, F.Error == Error, G.Value == Value, G.Error == Error, H.Value == Value, H.Error == Error, I.Value == Value, I.Error == Error {
+        merge([a.producer, b.producer, c.producer, d.producer, e.producer, f.producer, g.producer, h.producer, i.producer])
+    }
+
+    /// `merge(_:)` of 10 producers of any producer-convertible types: one
+    /// run of each, started in order, every value as it arrives.
+    public static func merge<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible, E: SignalProducerConvertible, F: SignalProducerConvertible, G: SignalProducerConvertible, H: SignalProducerConvertible, I: SignalProducerConvertible, J: SignalProducerConvertible>(
+        _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H, _ i: I, _ j: J
+    ) -> SignalProducer<Value, Error> where A.Value == Value, A.Error == Error, B.Value == Value, B.Error == Error, C.Value == Value, C.Error == Error, D.Value == Value, D.Error == Error, E.Value == Value, E.Error == Error, F.Value == Value, F.Error == Error, G.Value == Value, G.Error == Error, H.Value == Value, H.Error == Error, I.Value == Value, I.Error == Error, J.Value == Value, J.Error == Error {
+        merge([a.producer, b.producer, c.producer, d.producer, e.producer, f.producer, g.producer, h.producer, i.producer, j.producer])
     }
 }

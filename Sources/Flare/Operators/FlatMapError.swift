@@ -1,0 +1,52 @@
+extension Signal {
+    /// Replaces a failure with a run of the producer `transform` makes of
+    /// the error: values, `completed` and `interrupted` of this signal pass
+    /// through; at its failure, the replacement starts and its events are
+    /// forwarded in its place.
+    ///
+    /// The replacement run is disposed when the returned signal ends (a
+    /// terminal event, or losing its last observer and reference).
+    @inlinable
+    public func flatMapError<F>(_ transform: @escaping (Error) -> SignalProducer<Value, F>) -> Signal<Value, F> {
+        Signal<Value, F> { observer, lifetime in
+            // Only one source sends at a time: the replacement starts after
+            // this signal's last event. No state is shared, nothing to lock.
+            lifetime += self.observe { event in
+                switch event {
+                case let .value(value): observer.send(value: value)
+                case let .failed(error): lifetime += transform(error).start(observer)
+                case .completed: observer.sendCompleted()
+                case .interrupted: observer.sendInterrupted()
+                }
+            }
+        }
+    }
+
+    /// `flatMapError(_:)` with a replacement of any producer-convertible
+    /// type (a signal, a property …).
+    @inlinable
+    public func flatMapError<Inner: SignalProducerConvertible>(
+        _ transform: @escaping (Error) -> Inner
+    ) -> Signal<Value, Inner.Error> where Inner.Value == Value {
+        flatMapError { transform($0).producer }
+    }
+}
+
+extension SignalProducer {
+    /// `Signal.flatMapError(_:)` on every run: at the run's failure, a run
+    /// of the replacement starts in its place. Disposing the run disposes
+    /// whichever is going on.
+    @inlinable
+    public func flatMapError<F>(_ transform: @escaping (Error) -> SignalProducer<Value, F>) -> SignalProducer<Value, F> {
+        lift { $0.flatMapError(transform) }
+    }
+
+    /// `flatMapError(_:)` with a replacement of any producer-convertible
+    /// type.
+    @inlinable
+    public func flatMapError<Inner: SignalProducerConvertible>(
+        _ transform: @escaping (Error) -> Inner
+    ) -> SignalProducer<Value, Inner.Error> where Inner.Value == Value {
+        flatMapError { transform($0).producer }
+    }
+}
