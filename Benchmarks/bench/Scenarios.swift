@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 
-let scenarioNames = ["fanout", "chain", "contention", "queued", "combine", "churn", "latency", "scaling", "memory", "producer"]
+let scenarioNames = ["fanout", "chain", "contention", "queued", "combine", "churn", "latency", "scaling", "memory", "producer", "property"]
 
 // MARK: Fan-out
 
@@ -784,4 +784,5 @@ func runAll(_ runner: Runner) {
                        initialAmount: 10_000, calibrated: false)
     }
     runProducerScenarios(runner)
+    runPropertyScenarios(runner)
 }

@@ -23,7 +23,8 @@ public final class MutableProperty<Value>: ComposableMutablePropertyProtocol {
     @usableFromInline
     let channel: PropertyChannel<Value>
 
-    private let token: Lifetime.Token
+    @usableFromInline
+    let token: Lifetime.Token
 
     /// The lifetime of the property: it ends when the property deinitializes.
     public let lifetime: Lifetime
@@ -32,12 +33,14 @@ public final class MutableProperty<Value>: ComposableMutablePropertyProtocol {
     public let signal: Signal<Value, Never>
 
     /// A property whose value is `initialValue`.
+    @inlinable
     public init(_ initialValue: Value) {
         (channel, signal) = PropertyChannel.make(initialValue)
         (lifetime, token) = Lifetime.make()
     }
 
     /// A property whose value is `wrappedValue` (the property-wrapper form).
+    @inlinable
     public convenience init(wrappedValue: Value) {
         self.init(wrappedValue)
     }
@@ -68,6 +71,7 @@ public final class MutableProperty<Value>: ComposableMutablePropertyProtocol {
     /// Sends the current value, then every change, with no gap and no
     /// duplicate even when sets race with the start; completes when the
     /// property deinitializes. Does not retain the property.
+    @inlinable
     public var producer: SignalProducer<Value, Never> {
         SignalProducer(channel: channel, signal: signal)
     }

@@ -104,6 +104,7 @@ final class PropertyChannel<Value>: @unchecked Sendable {
     /// Makes the channel and the property's `signal`, which the caller
     /// keeps (the channel refers to its core only, so that a composed
     /// property's signal can end when nothing refers to it or observes it).
+    @inlinable
     static func make(_ initial: Value) -> (PropertyChannel, Signal<Value, Never>) {
         let commands = SignalCore<Command, Never>(queueLimit: .unbounded)
         let handle = Signal<Command, Never>(core: commands)
@@ -122,6 +123,7 @@ final class PropertyChannel<Value>: @unchecked Sendable {
         return (PropertyChannel(initial, commands: commands, handle: handle, output: signal.core), signal)
     }
 
+    @usableFromInline
     init(_ initial: Value, commands: SignalCore<Command, Never>, handle: Signal<Command, Never>, output: SignalCore<Value, Never>) {
         cell = ValueCell(initial)
         latest = initial

@@ -65,6 +65,7 @@ final class ValueCell<Value>: @unchecked Sendable {
     @usableFromInline
     let word = Atomic<UInt>(0)
 
+    @usableFromInline
     init(_ value: Value) {
         if Self.isInline {
             let cell = allocateLineAligned(flare_cell.self)

@@ -20,6 +20,7 @@ extension SignalProducer {
     ///
     /// - Parameter capacity: How many of the latest values to replay; must
     ///   not be negative.
+    @inlinable
     public func replayLazily(upTo capacity: Int) -> SignalProducer<Value, Error> {
         flarePrecondition(capacity >= 0, "replayLazily(upTo:) needs a non-negative capacity, got \(capacity)")
         let owner = ReplayOwner(source: self, capacity: capacity)
@@ -39,14 +40,17 @@ enum ReplayCommand<Value, Error: Swift.Error> {
 
 /// The shared state of `replayLazily(upTo:)`: touched only inside its
 /// domain (the command signal's serialized delivery).
+@usableFromInline
 final class ReplayState<Value, Error: Swift.Error> {
-    let capacity: Int
-    var buffer = ContiguousArray<Value>()
-    var head = 0
-    var terminal: Signal<Value, Error>.Event?
+    @usableFromInline let capacity: Int
+    @usableFromInline var buffer = ContiguousArray<Value>()
+    @usableFromInline var head = 0
+    @usableFromInline var terminal: Signal<Value, Error>.Event?
 
+    @inlinable
     init(capacity: Int) { self.capacity = capacity }
 
+    @inlinable
     func record(_ value: Value) {
         guard capacity > 0 else { return }
         buffer.append(value)
@@ -59,6 +63,7 @@ final class ReplayState<Value, Error: Swift.Error> {
 
     /// Replays the buffer and the terminal event to `observer`, or attaches
     /// it to the live events of `output`.
+    @inlinable
     func attach(_ observer: Signal<Value, Error>.Observer, _ lifetime: Lifetime, output: SignalCore<Value, Error>) {
         guard !lifetime.hasEnded else { return }
         var index = head
@@ -77,16 +82,20 @@ final class ReplayState<Value, Error: Swift.Error> {
 /// Owns a replay's shared run: it is started by the first start, and
 /// disposed when the owner goes (when the producer and every run that
 /// started from it are gone).
+@usableFromInline
 final class ReplayOwner<Value, Error: Swift.Error>: @unchecked Sendable {
-    typealias Command = ReplayCommand<Value, Error>
+    @usableFromInline typealias Command = ReplayCommand<Value, Error>
 
-    let source: SignalProducer<Value, Error>
-    let state: ReplayState<Value, Error>
-    let commands: SignalCore<Command, Never>
-    let commandHandle: Signal<Command, Never>
-    let output: Signal<Value, Error>
-    let started = Atomic<Bool>(false)
+    @usableFromInline let source: SignalProducer<Value, Error>
+    @usableFromInline let state: ReplayState<Value, Error>
+    @usableFromInline let commands: SignalCore<Command, Never>
+    @usableFromInline let commandHandle: Signal<Command, Never>
+    @usableFromInline let output: Signal<Value, Error>
+    @usableFromInline let started = Atomic<Bool>(false)
+    /// The source's run, set once by the first start.
+    @usableFromInline let sourceRun = SerialDisposable()
 
+    @inlinable
     init(source: SignalProducer<Value, Error>, capacity: Int) {
         self.source = source
         let state = ReplayState<Value, Error>(capacity: capacity)
@@ -117,12 +126,10 @@ final class ReplayOwner<Value, Error: Swift.Error>: @unchecked Sendable {
     }
 
     deinit {
-        sourceRunBox.withLock { $0?.dispose() }
+        sourceRun.dispose()
     }
 
-    /// The source's run, set once by the first start.
-    private let sourceRunBox = PThreadMutex<Disposable?>(nil)
-
+    @inlinable
     func attach(_ observer: Signal<Value, Error>.Observer, _ lifetime: Lifetime) {
         // The run keeps the owner (and so the shared run) alive.
         lifetime.observeEnded { withExtendedLifetime(self) {} }
@@ -134,7 +141,6 @@ final class ReplayOwner<Value, Error: Swift.Error>: @unchecked Sendable {
         }
         guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let commands = self.commands
-        let disposable = source.start { event in commands.send(.value(.event(event))) }
-        sourceRunBox.withLock { $0 = disposable }
+        sourceRun.inner = source.start { event in commands.send(.value(.event(event))) }
     }
 }
