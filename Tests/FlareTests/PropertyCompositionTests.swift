@@ -176,3 +176,37 @@ struct PropertyCompositionTests {
         #expect(seen.items.last == mapped.value)
     }
 }
+
+@Suite("Property documentation examples")
+struct PropertyDocumentationTests {
+    final class ViewModel {
+        @MutableProperty var query = ""
+        let results = MutableProperty<[String]>([])
+        lazy var isSearchable = $query.map { $0.count >= 3 }
+    }
+
+    @Test("the README's view model")
+    func readmeViewModel() {
+        let model = ViewModel()
+        model.results <~ model.$query.producer
+            .filter { $0.count >= 3 }
+            .map { query in ["\(query) 1", "\(query) 2"] }
+        model.query = "flare"                  // results: ["flare 1", "flare 2"]
+        #expect(model.results.value == ["flare 1", "flare 2"])
+        #expect(model.isSearchable.value)
+    }
+
+    @Test("docs/Operators.md's examples")
+    func operatorsExamples() {
+        let first = MutableProperty("Ada")
+        let last = MutableProperty("Lovelace")
+        let full = first.combineLatest(with: last).map { "\($0.0) \($0.1)" }
+        first.value = "Augusta Ada"        // full.value == "Augusta Ada Lovelace"
+        #expect(full.value == "Augusta Ada Lovelace")
+        let title = MutableProperty("")
+        let (names, input) = Signal<String, Never>.pipe()
+        title <~ names.map { "Hello, \($0)" }
+        input.send(value: "Flare")         // title.value == "Hello, Flare"
+        #expect(title.value == "Hello, Flare")
+    }
+}
