@@ -77,7 +77,9 @@ struct MutablePropertyTests {
         let property = MutableProperty(0)
         let seen = Recorder<Int>()
         let valueDuring = Recorder<Int>()
-        property.signal.observeValues { value in
+        // The observer holds the property: disposed at the end, so that the
+        // cycle is released.
+        let observation = property.signal.observeValues { value in
             seen.append(value)
             if value < 100_000 {
                 property.value = value + 1
@@ -88,6 +90,7 @@ struct MutablePropertyTests {
         #expect(seen.items == Array(1...100_000))
         #expect(valueDuring.items == Array(2...100_000))
         #expect(property.value == 100_000)
+        observation?.dispose()
     }
 
     @Test("every observer of a delivery sees it before a change made from inside it; a producer started inside an observer gets the value set before it, then later changes")
@@ -96,7 +99,7 @@ struct MutablePropertyTests {
         let first = Recorder<Int>()
         let second = Recorder<Int>()
         let started = Recorder<Int>()
-        property.signal.observeValues { value in
+        let observation = property.signal.observeValues { value in
             first.append(value)
             if value == 1 {
                 property.value = 2
@@ -109,13 +112,14 @@ struct MutablePropertyTests {
         #expect(first.items == [1, 2, 3])
         #expect(second.items == [1, 2, 3])
         #expect(started.items == [2, 3])
+        observation?.dispose()
     }
 
     @Test("no lock is held while an observer runs: an observer that waits for a set on another thread does not deadlock")
     func observerWaitsForAnotherThreadsSet() {
         let property = MutableProperty(0)
         let seen = Recorder<Int>()
-        property.signal.observeValues { value in
+        let observation = property.signal.observeValues { value in
             seen.append(value)
             if value == 1 {
                 // With a lock held during delivery (ReactiveSwift) this
@@ -127,6 +131,7 @@ struct MutablePropertyTests {
         }
         property.value = 1
         #expect(seen.items == [1, 2, 2])
+        observation?.dispose()
     }
 
     @Test("concurrent modify from four threads: exclusive, each change delivered once, in order")
