@@ -212,6 +212,7 @@ final class PropertyChannel<Value>: @unchecked Sendable {
     }
 
     /// Ends the property: its signal and producers' runs complete after
+    /// Ends the property: its signal and its producers' runs complete after
     /// the changes already queued.
     @inlinable
     func complete() {
@@ -240,14 +241,15 @@ final class PropertyChannel<Value>: @unchecked Sendable {
         gate.enter("producer")
         let current = latest
         let place = enqueue(.attach(forward, run.lifetime))
-        if place != .queued {
-            // In the domain (or the property has ended, and observing its
-            // terminated signal ends the run with `completed`).
-            run.lifetime += output.observe(forward)
-        }
+        // In the domain, the signal has not ended (its end goes through the
+        // domain and closes the serial word): attaching calls no observer.
+        if place == .acquired { run.lifetime += output.observe(forward) }
         gate.leave()
         if place == .acquired { leaveDomain() }
         if holdsRun { run.deliverAndLeave(.value(current)) } else { run.send(.value(current)) }
+        // The property has ended: observing its terminated signal sends
+        // `interrupted`, forwarded as `completed`, after the value.
+        if place == .closed { run.lifetime += output.observe(forward) }
     }
 
     /// Releases the serial word taken by `enqueue`, draining what was queued
