@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 
-let scenarioNames = ["fanout", "chain", "contention", "queued", "combine", "churn", "latency", "scaling", "memory", "producer", "flatten"]
+let scenarioNames = ["fanout", "chain", "contention", "queued", "combine", "churn", "latency", "scaling", "memory", "producer", "flatten", "property"]
 
 // MARK: Fan-out
 
@@ -785,4 +785,5 @@ func runAll(_ runner: Runner) {
     }
     runProducerScenarios(runner)
     runFlattenScenarios(runner)
+    runPropertyScenarios(runner)
 }

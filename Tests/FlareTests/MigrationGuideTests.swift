@@ -28,6 +28,30 @@ struct MigrationGuideTests {
         #expect(log.items == ["now 21.5", "cleaned up"])
     }
 
+    @Test("from ReactiveObjC: behavior and replay subjects, groupBy:, RAC() bindings")
+    func reactiveObjCSubjects() {
+        let log = Recorder<String>()
+        // RACBehaviorSubject → MutableProperty; RACReplaySubject → replayLazily(upTo:)
+        let temperature = MutableProperty(20.0)
+        temperature.producer.startWithValues { log.append("reads \($0)") }   // the current value first
+        temperature.value = 21                                             // [subject sendNext:@21]
+        let readings = SignalProducer<Double, Never>([1.0, 2.0, 3.0]).replayLazily(upTo: 2)
+        readings.startWithValues { log.append("first \($0)") }            // starts the source once
+        readings.startWithValues { log.append("late \($0)") }             // replays the last two
+        // groupBy: → group(by:); RAC(label, text) = signal → <~
+        let label = MutableProperty("")
+        label <~ temperature.map { "\($0)°" }
+        SignalProducer<Int, Never>([1, 2, 3, 4]).group(by: { $0 % 2 == 0 }).startWithValues { isEven, group in
+            group.observeValues { log.append("\(isEven ? "even" : "odd") \($0)") }
+        }
+
+        #expect(log.items == [
+            "reads 20.0", "reads 21.0", "first 1.0", "first 2.0", "first 3.0", "late 2.0", "late 3.0",
+            "odd 1", "even 2", "odd 3", "even 4",
+        ])
+        #expect(label.value == "21.0°")
+    }
+
     @Test("from ReactiveObjC: createSignal: is a producer, its work runs at each start")
     func reactiveObjCProducers() {
         let log = Recorder<String>()

@@ -1,0 +1,84 @@
+import CFlare
+
+extension Signal {
+    /// Splits this signal into one signal per key (ReactiveObjC's
+    /// `groupBy:`, `RACGroupedSignal`).
+    ///
+    /// The first time a value has a new key, sends `(key, group)`, then the
+    /// value on `group`; later values with that key go to the same group.
+    /// This signal's terminal event ends every group, then the result.
+    ///
+    /// The groups are delivered inside this signal's serialized delivery,
+    /// sharing its serialization point: routing a value is one dictionary
+    /// lookup, and a group nobody observes costs nothing more.
+    public func group<Key: Hashable>(by key: @escaping (Value) -> Key) -> Signal<(Key, Signal<Value, Error>), Error> {
+        group(by: key, transform: { $0 })
+    }
+
+    /// `group(by:)`, sending `transform` of each value to its group
+    /// (ReactiveObjC's `groupBy:transform:`).
+    public func group<Key: Hashable, U>(
+        by key: @escaping (Value) -> Key, transform: @escaping (Value) -> U
+    ) -> Signal<(Key, Signal<U, Error>), Error> {
+        liftCore { (downstream: HeldCore<(Key, Signal<U, Error>), Error>) in
+            let router = GroupRouter<Key, U, Error>()
+            return { event in
+                switch event {
+                case let .value(value):
+                    let groupKey = key(value)
+                    if let group = router.groups[groupKey] {
+                        if flare_core_is_alive(group.raw) { group.deliverHeld(value: transform(value)) }
+                    } else {
+                        let core = SignalCore<U, Error>(derivedFrom: downstream.core)
+                        let group = HeldCore(core)
+                        router.groups[groupKey] = group
+                        downstream.deliverHeld(value: (groupKey, Signal<U, Error>(core: core)))
+                        group.deliverHeld(value: transform(value))
+                    }
+                case let .failed(error):
+                    router.end(.failed(error))
+                    downstream.deliverHeldOutOfLine(.failed(error))
+                case .completed:
+                    router.end(.completed)
+                    downstream.deliverHeldOutOfLine(.completed)
+                case .interrupted:
+                    router.end(.interrupted)
+                    downstream.deliverHeldOutOfLine(.interrupted)
+                }
+            }
+        }
+    }
+}
+
+/// The groups of one `group(by:)`, touched only inside the input's
+/// serialized delivery. If the result is abandoned (neither referenced nor
+/// observed) before the input ends, the router is released when its
+/// observation is removed, after the last delivery that could use it, and
+/// interrupts the groups still open.
+final class GroupRouter<Key: Hashable, Value, Error: Swift.Error> {
+    var groups: [Key: HeldCore<Value, Error>] = [:]
+
+    func end(_ event: Signal<Value, Error>.Event) {
+        let open = groups
+        groups = [:]
+        for group in open.values { group.deliverHeld(event) }
+    }
+
+    deinit {
+        for group in groups.values { group.deliverHeld(.interrupted) }
+    }
+}
+
+extension SignalProducer {
+    /// `Signal.group(by:)` on every run.
+    public func group<Key: Hashable>(by key: @escaping (Value) -> Key) -> SignalProducer<(Key, Signal<Value, Error>), Error> {
+        lift { $0.group(by: key) }
+    }
+
+    /// `Signal.group(by:transform:)` on every run.
+    public func group<Key: Hashable, U>(
+        by key: @escaping (Value) -> Key, transform: @escaping (Value) -> U
+    ) -> SignalProducer<(Key, Signal<U, Error>), Error> {
+        lift { $0.group(by: key, transform: transform) }
+    }
+}

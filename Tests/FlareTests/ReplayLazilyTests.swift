@@ -1,0 +1,105 @@
+import Flare
+import Foundation
+import Testing
+
+@Suite("replayLazily(upTo:)")
+struct ReplayLazilyTests {
+    @Test("starts the source once, on the first start; replays up to the capacity, then the terminal event")
+    func replays() {
+        let starts = Counter()
+        let (signal, input) = Signal<Int, TestError>.pipe()
+        let replayed = SignalProducer<Int, TestError> { observer, lifetime in
+            starts.increment()
+            lifetime += signal.observe(observer)
+        }.replayLazily(upTo: 2)
+        #expect(starts.count == 0)
+        let first = Recorder<String>()
+        replayed.start { first.append(describe($0)) }
+        #expect(starts.count == 1)
+        input.send(value: 1)
+        input.send(value: 2)
+        input.send(value: 3)
+        let second = Recorder<String>()
+        replayed.start { second.append(describe($0)) }
+        input.send(value: 4)
+        input.send(error: TestError(code: 1))
+        let third = Recorder<String>()
+        replayed.start { third.append(describe($0)) }
+        #expect(starts.count == 1)
+        #expect(first.items == ["v1", "v2", "v3", "v4", "failed(E1)"])
+        #expect(second.items == ["v2", "v3", "v4", "failed(E1)"])
+        #expect(third.items == ["v3", "v4", "failed(E1)"])
+    }
+
+    @Test("capacity 0 replays only the terminal event; a negative capacity stops with a message")
+    func capacityZero() async {
+        let replayed = SignalProducer<Int, Never>([1, 2, 3]).replayLazily(upTo: 0)
+        let first = Recorder<String>()
+        replayed.start { first.append(describe($0)) }
+        let late = Recorder<String>()
+        replayed.start { late.append(describe($0)) }
+        #expect(first.items == ["v1", "v2", "v3", "completed"])
+        #expect(late.items == ["completed"])
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = SignalProducer<Int, Never>(value: 1).replayLazily(upTo: -1)
+        }
+        if let result {
+            let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+            #expect(stderr.contains("replayLazily(upTo:) needs a non-negative capacity, got -1"))
+        }
+    }
+
+    @Test("a start from inside a delivery gets the replay after the current event, every value once")
+    func reentrantStart() {
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let replayed = SignalProducer(signal).replayLazily(upTo: 1)
+        let inner = Recorder<Int>()
+        replayed.startWithValues { value in
+            if value == 2 { replayed.startWithValues { inner.append($0) } }
+        }
+        for value in 1...4 { input.send(value: value) }
+        #expect(inner.items == [2, 3, 4])
+    }
+
+    @Test("late starts racing the source on another thread: each gets a gap-free, duplicate-free run of values ending at the last, then completed")
+    func lateStartsRacingSource() {
+        let count = 4_000
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let replayed = SignalProducer(signal).replayLazily(upTo: 1)
+        replayed.start()
+        let runs = Locked<[Recorder<String>]>([])
+        onThreads(2) { thread in
+            if thread == 0 {
+                for value in 0..<count { input.send(value: value) }
+                input.sendCompleted()
+            } else {
+                for _ in 0..<100 {
+                    let recorder = Recorder<String>()
+                    runs.withLock { $0.append(recorder) }
+                    replayed.start { recorder.append(describe($0)) }
+                }
+            }
+        }
+        for recorder in runs.withLock({ $0 }) {
+            let items = recorder.items
+            #expect(items.last == "completed")
+            let values = items.dropLast().map { Int($0.dropFirst())! }
+            if let first = values.first {
+                #expect(values == Array(first..<count))
+            }
+        }
+    }
+
+    @Test("the shared run is disposed once the producer and its runs are gone")
+    func disposedWhenReleased() {
+        let disposed = Counter()
+        var replayed: SignalProducer<Int, Never>? = SignalProducer<Int, Never>.never
+            .on(disposed: { disposed.increment() })
+            .replayLazily(upTo: 1)
+        let run = replayed!.start()
+        replayed = nil
+        #expect(disposed.count == 0)
+        run.dispose()
+        #expect(disposed.count == 1)
+    }
+}

@@ -1,0 +1,63 @@
+import Flare
+import Foundation
+import Testing
+
+@Suite("ValidatingProperty")
+struct ValidatingPropertyTests {
+    struct Invalid: Swift.Error, Equatable {}
+
+    func describe(_ result: ValidatingProperty<Int, Invalid>.Result) -> String {
+        switch result {
+        case let .valid(value): return "valid(\(value))"
+        case let .coerced(replacement, proposed, error): return "coerced(\(replacement), \(proposed), \(error != nil))"
+        case let .invalid(value, _): return "invalid(\(value))"
+        }
+    }
+
+    @Test("valid values commit, invalid ones do not, coerced ones commit the replacement; direct changes of the inner property are validated")
+    func decisions() {
+        let inner = MutableProperty(0)
+        let property = ValidatingProperty<Int, Invalid>(inner) { value in
+            if value < 0 { return .invalid(Invalid()) }
+            if value > 10 { return .coerced(10, Invalid()) }
+            return .valid
+        }
+        let results = Recorder<String>()
+        property.result.producer.startWithValues { results.append(self.describe($0)) }
+        property.value = 5
+        #expect(inner.value == 5)
+        property.value = -1
+        #expect(inner.value == 5)
+        #expect(property.result.value.isInvalid)
+        #expect(property.result.value.error == Invalid())
+        property.value = 20
+        #expect(inner.value == 10)
+        #expect(property.result.value.value == 10)
+        inner.value = -3
+        #expect(property.value == -3)
+        #expect(results.items == ["valid(0)", "valid(5)", "invalid(-1)", "coerced(10, 20, true)", "invalid(-3)"])
+    }
+
+    @Test("a validator that reads another property revalidates when it changes")
+    func withOther() {
+        let limit = MutableProperty(10)
+        let property = ValidatingProperty<Int, Invalid>(0, with: limit) { value, limit in
+            value <= limit ? .valid : .invalid(Invalid())
+        }
+        property.value = 15
+        #expect(property.result.value.isInvalid)
+        #expect(property.value == 0)
+        limit.value = 20
+        #expect(property.result.value.value == 15)
+        #expect(property.value == 15)
+
+        let other = ValidatingProperty<Int, Invalid>(1) { _ in .valid }
+        let dependent = ValidatingProperty<Int, Invalid>(0, with: other) { value, proposed in
+            value == proposed ? .valid : .invalid(Invalid())
+        }
+        dependent.value = 2
+        #expect(dependent.result.value.isInvalid)
+        other.value = 2
+        #expect(dependent.value == 2)
+    }
+}
