@@ -21,6 +21,34 @@ struct PropertyCompositionTests {
         #expect(composed.value == 2)
     }
 
+    @Test("flatMap(.latest) follows the property made of the latest value; flatten(.merge) takes any inner's change")
+    func flattening() {
+        let first = MutableProperty(1)
+        let second = MutableProperty(10)
+        let useSecond = MutableProperty(false)
+        let followed = useSecond.flatMap(.latest) { $0 ? second : first }
+        let seen = Recorder<Int>()
+        followed.producer.startWithValues { seen.append($0) }
+        #expect(followed.value == 1)
+        first.value = 2
+        second.value = 11  // not followed yet
+        useSecond.value = true
+        first.value = 3  // replaced: ignored from now on
+        second.value = 12
+        #expect(seen.items == [1, 2, 11, 12])
+        #expect(followed.value == 12)
+
+        let nested = MutableProperty(Property(first))
+        let merged = nested.flatten(.merge)
+        #expect(merged.value == 3)
+        nested.value = Property(second)
+        #expect(merged.value == 12)
+        first.value = 4  // merge keeps every inner
+        #expect(merged.value == 4)
+        second.value = 13
+        #expect(merged.value == 13)
+    }
+
     @Test("init(initial:then:) from a producer and from a signal")
     func initialThen() {
         let (signal, input) = Signal<Int, Never>.pipe()

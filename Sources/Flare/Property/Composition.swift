@@ -59,6 +59,31 @@ extension PropertyProtocol {
     }
 }
 
+extension PropertyProtocol {
+    /// A property whose value is the value of the property `transform`
+    /// makes of this one's, flattened by `strategy` (see ``FlattenStrategy``):
+    /// with `.latest`, it follows the property made of the latest value;
+    /// with `.merge`, it takes the latest value of any of them.
+    ///
+    /// Every inner property sends its current value when it starts, so the
+    /// composed property has a value at once. With `.concat` (and
+    /// `.concurrent(limit:)` at its limit), an inner property runs until it
+    /// deinitialises, so later ones wait until then, as in ReactiveSwift.
+    public func flatMap<P: PropertyProtocol>(
+        _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> P
+    ) -> Property<P.Value> {
+        lift { $0.flatMap(strategy) { transform($0).producer } }
+    }
+}
+
+extension PropertyProtocol where Value: PropertyProtocol {
+    /// A property whose value is the value of the property this one holds,
+    /// flattened by `strategy`: ``flatMap(_:_:)`` with the identity.
+    public func flatten(_ strategy: FlattenStrategy) -> Property<Value.Value> {
+        lift { $0.flatMap(strategy) { $0.producer } }
+    }
+}
+
 extension PropertyProtocol where Value: Equatable {
     /// A property that ignores a value equal to the one before it.
     public func skipRepeats() -> Property<Value> {
