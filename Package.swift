@@ -56,9 +56,15 @@ let package = Package(
             dependencies: ["Flare", "MutexBaseline", "MallocCounter"],
             path: "Benchmarks/bench"
         ),
+        // What the test suites share: recorders, probes, scripted inputs.
+        .target(
+            name: "FlareTestSupport",
+            dependencies: ["Flare"],
+            path: "Tests/FlareTestSupport"
+        ),
         .testTarget(
             name: "FlareTests",
-            dependencies: ["Flare", "CFlare"]
+            dependencies: ["Flare", "CFlare", "FlareTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6],

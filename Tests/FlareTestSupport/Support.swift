@@ -5,13 +5,13 @@ import Synchronization
 /// A value behind a lock ThreadSanitizer understands. `Synchronization.Mutex`
 /// locks with raw futex calls that TSan does not intercept on Linux, so data
 /// it guards shows up as false races; NSLock is a pthread mutex.
-final class Locked<Value>: @unchecked Sendable {
+public final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
 
-    init(_ value: Value) { self.value = value }
+    public init(_ value: Value) { self.value = value }
 
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)
@@ -19,26 +19,32 @@ final class Locked<Value>: @unchecked Sendable {
 }
 
 /// Records what observers receive, from any thread.
-final class Recorder<T: Sendable>: @unchecked Sendable {
+public final class Recorder<T: Sendable>: @unchecked Sendable {
+    public init() {}
+
     private let storage = Locked<[T]>([])
 
-    func append(_ item: T) { storage.withLock { $0.append(item) } }
+    public func append(_ item: T) { storage.withLock { $0.append(item) } }
 
-    var items: [T] { storage.withLock { $0 } }
+    public var items: [T] { storage.withLock { $0 } }
 }
 
 /// A class whose release tests can watch through a weak reference.
-final class Canary: @unchecked Sendable {}
+public final class Canary: @unchecked Sendable {
+    public init() {}
+}
 
 /// Counts up, from any thread.
-final class Counter: @unchecked Sendable {
-    let value = Atomic<Int>(0)
-    func increment() { value.add(1, ordering: .relaxed) }
-    var count: Int { value.load(ordering: .relaxed) }
+public final class Counter: @unchecked Sendable {
+    public init() {}
+
+    public let value = Atomic<Int>(0)
+    public func increment() { value.add(1, ordering: .relaxed) }
+    public var count: Int { value.load(ordering: .relaxed) }
 }
 
 /// Compact text of an event, for exact sequence assertions.
-func describe<V, E>(_ event: Signal<V, E>.Event) -> String {
+public func describe<V, E>(_ event: Signal<V, E>.Event) -> String {
     switch event {
     case let .value(v): return "v\(v)"
     case let .failed(e): return "failed(\(e))"
@@ -47,9 +53,10 @@ func describe<V, E>(_ event: Signal<V, E>.Event) -> String {
     }
 }
 
-struct TestError: Swift.Error, Equatable, CustomStringConvertible {
-    let code: Int
-    var description: String { "E\(code)" }
+public struct TestError: Swift.Error, Equatable, CustomStringConvertible {
+    public let code: Int
+    public init(code: Int) { self.code = code }
+    public var description: String { "E\(code)" }
 }
 
 /// Runs `body(0) ..< body(count - 1)` on `count` threads of their own, at
@@ -57,7 +64,7 @@ struct TestError: Swift.Error, Equatable, CustomStringConvertible {
 /// `DispatchQueue.concurrentPerform`, which may run every iteration on the
 /// calling thread one after the other on a busy machine, the bodies really
 /// overlap. The join is a pthread condition, which ThreadSanitizer sees.
-func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+public func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
     let finished = NSCondition()
     let running = Locked(count)
     for i in 0..<count {
@@ -76,16 +83,16 @@ func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
 
 /// A value with no lock at all, for tests that check that the core itself
 /// orders two threads' accesses: ThreadSanitizer reports them otherwise.
-final class Unguarded<Value>: @unchecked Sendable {
-    var value: Value
+public final class Unguarded<Value>: @unchecked Sendable {
+    public var value: Value
 
-    init(_ value: Value) { self.value = value }
+    public init(_ value: Value) { self.value = value }
 }
 
 /// Whether this test process runs under ThreadSanitizer or AddressSanitizer
 /// (their runtimes export these symbols). Tests whose point is a count that
 /// is large against a small stack, not the exact count, use fewer
 /// iterations there: the sanitizers slow each one down 4 to 10 times.
-let runningUnderSanitizer: Bool = {
+public let runningUnderSanitizer: Bool = {
     dlsym(nil, "__tsan_init") != nil || dlsym(nil, "__asan_init") != nil
 }()

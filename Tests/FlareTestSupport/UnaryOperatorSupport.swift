@@ -9,11 +9,13 @@ import Flare
 /// stops observing the source and releases its closure, and the canary with
 /// it. So `isObserved` turning false proves the operator disposed its
 /// upstream observation, and `reached` stops counting.
-final class UpstreamProbe: @unchecked Sendable {
-    let reached = Counter()
+public final class UpstreamProbe: @unchecked Sendable {
+    public init() {}
+
+    public let reached = Counter()
     private weak var canary: Canary?
 
-    func wrap<V, E>(_ signal: Signal<V, E>) -> Signal<V, E> {
+    public func wrap<V, E>(_ signal: Signal<V, E>) -> Signal<V, E> {
         let canary = Canary()
         self.canary = canary
         let reached = self.reached
@@ -24,12 +26,12 @@ final class UpstreamProbe: @unchecked Sendable {
         }
     }
 
-    var isObserved: Bool { canary != nil }
+    public var isObserved: Bool { canary != nil }
 }
 
 /// Sends `sent` into a fresh pipe through `op` and returns what an observer
 /// of the result received, in `describe` form.
-func run<V, U, F>(_ sent: [Signal<V, TestError>.Event], _ op: (Signal<V, TestError>) -> Signal<U, F>) -> [String] {
+public func run<V, U, F>(_ sent: [Signal<V, TestError>.Event], _ op: (Signal<V, TestError>) -> Signal<U, F>) -> [String] {
     let (signal, input) = Signal<V, TestError>.pipe()
     let log = Recorder<String>()
     op(signal).observe { log.append(describe($0)) }
@@ -38,7 +40,7 @@ func run<V, U, F>(_ sent: [Signal<V, TestError>.Event], _ op: (Signal<V, TestErr
 }
 
 /// `run` for a source that cannot fail.
-func runNever<V, U, F>(_ sent: [Signal<V, Never>.Event], _ op: (Signal<V, Never>) -> Signal<U, F>) -> [String] {
+public func runNever<V, U, F>(_ sent: [Signal<V, Never>.Event], _ op: (Signal<V, Never>) -> Signal<U, F>) -> [String] {
     let (signal, input) = Signal<V, Never>.pipe()
     let log = Recorder<String>()
     op(signal).observe { log.append(describe($0)) }
@@ -46,4 +48,4 @@ func runNever<V, U, F>(_ sent: [Signal<V, Never>.Event], _ op: (Signal<V, Never>
     return log.items
 }
 
-let e1 = TestError(code: 1)
+public let e1 = TestError(code: 1)

@@ -3,14 +3,14 @@ import Foundation
 import Synchronization
 
 /// One scripted send into one of the two inputs of a binary operator.
-enum Step<A, AE: Swift.Error, B, BE: Swift.Error> {
+public enum Step<A, AE: Swift.Error, B, BE: Swift.Error> {
     case a(Signal<A, AE>.Event)
     case b(Signal<B, BE>.Event)
 }
 
 /// Builds an operator over two fresh pipes, plays `steps` into them and
 /// returns what one observer of the output saw.
-func play<A, AE, B, BE, X, XE>(
+public func play<A, AE, B, BE, X, XE>(
     _ make: (Signal<A, AE>, Signal<B, BE>) -> Signal<X, XE>,
     _ steps: [Step<A, AE, B, BE>]
 ) -> [String] {
@@ -28,16 +28,18 @@ func play<A, AE, B, BE, X, XE>(
 }
 
 /// Holds a canary weakly, to watch an upstream closure being released.
-final class WeakCanary: @unchecked Sendable {
-    weak var canary: Canary?
-    var isAlive: Bool { canary != nil }
+public final class WeakCanary: @unchecked Sendable {
+    public init() {}
+
+    public weak var canary: Canary?
+    public var isAlive: Bool { canary != nil }
 }
 
 extension Signal {
     /// This signal through a `map` whose closure keeps a canary alive: the
     /// canary is released once the mapped signal's observation of this one
     /// is gone.
-    func tracked(by watcher: WeakCanary) -> Signal<Value, Error> {
+    public func tracked(by watcher: WeakCanary) -> Signal<Value, Error> {
         let canary = Canary()
         watcher.canary = canary
         return map { value in
@@ -49,13 +51,13 @@ extension Signal {
 
 /// Observes a signal and checks the delivery contract: no two deliveries
 /// overlap, at most one terminal event, nothing after it.
-final class DeliveryProbe<Value: Sendable>: @unchecked Sendable {
+public final class DeliveryProbe<Value: Sendable>: @unchecked Sendable {
     private let busy = Atomic<Bool>(false)
-    let overlaps = Counter()
-    let afterTerminal = Counter()
+    public let overlaps = Counter()
+    public let afterTerminal = Counter()
     private let state = Locked<(values: [Value], terminals: [String])>(([], []))
 
-    init<E>(_ signal: Signal<Value, E>) {
+    public init<E>(_ signal: Signal<Value, E>) {
         signal.observe { [self] event in
             if busy.exchange(true, ordering: .acquiringAndReleasing) { overlaps.increment() }
             state.withLock { state in
@@ -69,25 +71,25 @@ final class DeliveryProbe<Value: Sendable>: @unchecked Sendable {
         }
     }
 
-    var values: [Value] { state.withLock { $0.values } }
+    public var values: [Value] { state.withLock { $0.values } }
 
     /// The last value, read under the lock. For polling while deliveries
     /// go on: `values.last` reads the array's storage after the lock is
     /// released, and an optimized build may share that storage with the
     /// array being appended to (ThreadSanitizer reports it in release).
-    var lastValue: Value? { state.withLock { $0.values.last } }
-    var terminals: [String] { state.withLock { $0.terminals } }
+    public var lastValue: Value? { state.withLock { $0.values.last } }
+    public var terminals: [String] { state.withLock { $0.terminals } }
 
     /// Delivery never overlapped and the grammar held.
-    var isClean: Bool { overlaps.count == 0 && afterTerminal.count == 0 && terminals.count <= 1 }
+    public var isClean: Bool { overlaps.count == 0 && afterTerminal.count == 0 && terminals.count <= 1 }
 }
 
 /// Runs `first` and `second` at the same time on two threads.
-func concurrently(_ first: @Sendable () -> Void, _ second: @Sendable () -> Void) {
+public func concurrently(_ first: @Sendable () -> Void, _ second: @Sendable () -> Void) {
     DispatchQueue.concurrentPerform(iterations: 2) { index in
         if index == 0 { first() } else { second() }
     }
 }
 
 /// Iterations per thread in the stress tests.
-let stressCount = 20_000
+public let stressCount = 20_000
