@@ -92,7 +92,10 @@ extension SignalProducer where Value: Sendable {
                     outcome.record(.interrupted)
                     return
                 }
-                outcome.hold(start { outcome.record($0) })
+                // take(first:) ends the run from inside its delivery, so
+                // a start handler that sends synchronously sees its
+                // lifetime end at once, instead of after `start` returns.
+                outcome.hold(take(first: limit).start { outcome.record($0) })
             }
         } onCancel: {
             outcome.cancel()
