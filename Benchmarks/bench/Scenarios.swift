@@ -784,4 +784,5 @@ func runAll(_ runner: Runner) {
                        initialAmount: 10_000, calibrated: false)
     }
     runProducerScenarios(runner)
+    runAsyncScenarios(runner)
 }
