@@ -9,12 +9,13 @@ import Synchronization
 /// fed the same way as Flare's sequence.
 let asyncStreamName = "AsyncStream"
 
-/// Runs `body` in a task and blocks the calling (bench) thread until it
-/// returns.
+/// Runs `body` in a detached task (on the global executor: the bench's
+/// main thread, which the main actor would need, is the one blocked here)
+/// and blocks the calling thread until it returns.
 private func runInTask<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
     let done = DispatchSemaphore(value: 0)
     let result = Mutex<T?>(nil)
-    Task {
+    Task.detached {
         let value = await body()
         result.withLock { $0 = value }
         done.signal()

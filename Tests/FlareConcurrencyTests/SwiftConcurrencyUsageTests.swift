@@ -105,9 +105,9 @@ final class ForecastViewModel {
 
 /// A count shared between tasks and threads: Sendable by construction.
 final class Tally: Sendable {
-    private let count = Mutex(0)
-    func increment() { count.withLock { $0 += 1 } }
-    var value: Int { count.withLock { $0 } }
+    private let count = Atomic(0)
+    func increment() { count.add(1, ordering: .sequentiallyConsistent) }
+    var value: Int { count.load(ordering: .sequentiallyConsistent) }
 }
 
 // MARK: Tests

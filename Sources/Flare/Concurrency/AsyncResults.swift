@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The outcome of an awaited start, handed from the delivering thread to
 /// the awaiting task: the async counterpart of the blocking starts'
 /// outcome, with a continuation in place of a condition variable.
@@ -19,7 +17,7 @@ private final class AwaitedOutcome<Value: Sendable, Error: Swift.Error>: Sendabl
         var run: Disposable?
     }
 
-    private let state = Mutex(State())
+    private let state = PThreadMutex(State())
     private let limit: Int
 
     init(keepingAtMost limit: Int) {
