@@ -55,11 +55,13 @@ public struct AsyncValues<Element: Sendable, Failure: Swift.Error>: AsyncSequenc
 
     /// Starts the observation (or the run) that feeds `channel`; returns
     /// what ends it.
+    @usableFromInline
     let attach: @Sendable (AsyncValuesChannel<Element, Failure>) -> Disposable?
 
     /// The buffering policy of every iteration.
     public let bufferingPolicy: BufferingPolicy
 
+    @inlinable
     init(bufferingPolicy: BufferingPolicy, attach: @escaping @Sendable (AsyncValuesChannel<Element, Failure>) -> Disposable?) {
         switch bufferingPolicy {
         case .unbounded: break
@@ -74,6 +76,7 @@ public struct AsyncValues<Element: Sendable, Failure: Swift.Error>: AsyncSequenc
 
     /// Begins an iteration: observes the signal, or starts a run of the
     /// producer.
+    @inlinable
     public func makeAsyncIterator() -> Iterator {
         let channel = AsyncValuesChannel<Element, Failure>(policy: bufferingPolicy)
         channel.hold(attach(channel))
@@ -86,7 +89,13 @@ public struct AsyncValues<Element: Sendable, Failure: Swift.Error>: AsyncSequenc
     /// iterates it; its local batch of values is read without
     /// synchronization.
     public struct Iterator: AsyncIteratorProtocol {
+        @usableFromInline
         let consumer: AsyncValuesConsumer<Element, Failure>
+
+        @inlinable
+        init(consumer: AsyncValuesConsumer<Element, Failure>) {
+            self.consumer = consumer
+        }
 
         /// The next value; `nil` once the signal or run completed or was
         /// interrupted, or the task was cancelled. Throws the failure once,
@@ -94,11 +103,13 @@ public struct AsyncValues<Element: Sendable, Failure: Swift.Error>: AsyncSequenc
         ///
         /// Resumes on `actor`, the caller's isolation, with no hop when a
         /// value is already waiting.
+        @inlinable
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
             try await consumer.next(isolation: actor)
         }
 
         /// The next value; see `next(isolation:)`.
+        @inlinable
         public mutating func next() async throws(Failure) -> Element? {
             try await consumer.next(isolation: nil)
         }
@@ -106,6 +117,7 @@ public struct AsyncValues<Element: Sendable, Failure: Swift.Error>: AsyncSequenc
 }
 
 /// What wakes a waiting consumer.
+@usableFromInline
 enum AsyncValuesWake<Element: Sendable>: Sendable {
     /// A value handed over directly: the buffer was empty.
     case value(Element)
@@ -125,24 +137,32 @@ enum AsyncValuesWake<Element: Sendable>: Sendable {
 /// The consumer takes whole batches (`.unbounded`), so the lock is taken
 /// once per value on the delivery side and once per batch on the consuming
 /// side.
+@usableFromInline
 final class AsyncValuesChannel<Element: Sendable, Failure: Swift.Error>: Sendable {
+    @usableFromInline
     enum End: Sendable {
         case finished
         case failed(Failure)
     }
 
+    @usableFromInline
     struct State: Sendable {
         /// Waiting values; those before `head` are already taken (bounded
         /// policies pop one at a time).
-        var buffer: [Element] = []
-        var head = 0
-        var end: End?
-        var waiter: UnsafeContinuation<AsyncValuesWake<Element>, Never>?
-        var disposable: Disposable?
-        var isCancelled = false
+        @usableFromInline var buffer: [Element] = []
+        @usableFromInline var head = 0
+        @usableFromInline var end: End?
+        @usableFromInline var waiter: UnsafeContinuation<AsyncValuesWake<Element>, Never>?
+        @usableFromInline var disposable: Disposable?
+        @usableFromInline var isCancelled = false
 
+        @inlinable
+        init() {}
+
+        @inlinable
         var count: Int { buffer.count - head }
 
+        @inlinable
         mutating func dropFirst() {
             head += 1
             if head == buffer.count {
@@ -155,9 +175,12 @@ final class AsyncValuesChannel<Element: Sendable, Failure: Swift.Error>: Sendabl
         }
     }
 
+    @usableFromInline
     let state = PThreadMutex(State())
+    @usableFromInline
     let policy: AsyncValues<Element, Failure>.BufferingPolicy
 
+    @inlinable
     init(policy: AsyncValues<Element, Failure>.BufferingPolicy) {
         self.policy = policy
     }
@@ -165,6 +188,7 @@ final class AsyncValuesChannel<Element: Sendable, Failure: Swift.Error>: Sendabl
     // MARK: Delivery side
 
     /// The observer the signal or run delivers to.
+    @inlinable
     var observer: Signal<Element, Failure>.Observer {
         Signal<Element, Failure>.Observer { [self] event in
             switch event {
@@ -175,6 +199,7 @@ final class AsyncValuesChannel<Element: Sendable, Failure: Swift.Error>: Sendabl
         }
     }
 
+    @inlinable
     func push(_ value: Element) {
         let waiter = state.withLock { s -> UnsafeContinuation<AsyncValuesWake<Element>, Never>? in
             guard s.end == nil else { return nil }
@@ -198,6 +223,7 @@ final class AsyncValuesChannel<Element: Sendable, Failure: Swift.Error>: Sendabl
         waiter?.resume(returning: .value(value))
     }
 
+    @inlinable
     func finish(_ end: End) {
         let waiter = state.withLock { s -> UnsafeContinuation<AsyncValuesWake<Element>, Never>? in
             guard s.end == nil else { return nil }
@@ -214,6 +240,7 @@ final class AsyncValuesChannel<Element: Sendable, Failure: Swift.Error>: Sendabl
 
     /// Keeps what ends the observation; disposes it at once if the
     /// iteration was already cancelled.
+    @inlinable
     func hold(_ disposable: Disposable?) {
         guard let disposable else { return }
         let keep = state.withLock { s -> Bool in
@@ -226,6 +253,7 @@ final class AsyncValuesChannel<Element: Sendable, Failure: Swift.Error>: Sendabl
 
     /// Ends the iteration from the consuming side (cancellation, early
     /// exit): drops the buffer, wakes a waiter, disposes the observation.
+    @inlinable
     func cancel() {
         let (waiter, disposable) = state.withLock { s -> (UnsafeContinuation<AsyncValuesWake<Element>, Never>?, Disposable?) in
             guard !s.isCancelled else { return (nil, nil) }
@@ -240,6 +268,7 @@ final class AsyncValuesChannel<Element: Sendable, Failure: Swift.Error>: Sendabl
     }
 
     /// What the consumer gets when its local batch is exhausted.
+    @usableFromInline
     enum Take {
         /// `spare` now holds the batch; the buffer kept `spare`'s capacity.
         case batch
@@ -253,6 +282,7 @@ final class AsyncValuesChannel<Element: Sendable, Failure: Swift.Error>: Sendabl
     /// swapped with the consumer's emptied `spare`, so that neither array
     /// is shared and both keep their capacity) or its first value
     /// (bounded), else the end.
+    @inlinable
     func take(spare: inout [Element]) -> Take {
         state.withLock { s -> Take in
             if s.isCancelled { return .cancelled }
@@ -272,6 +302,7 @@ final class AsyncValuesChannel<Element: Sendable, Failure: Swift.Error>: Sendabl
 
     /// Parks the consumer: stores `continuation`, or resumes it at once if
     /// something arrived (or the channel ended) since the last `take`.
+    @inlinable
     func park(_ continuation: UnsafeContinuation<AsyncValuesWake<Element>, Never>) {
         let ready = state.withLock { s -> Bool in
             if s.isCancelled || s.count > 0 || s.end != nil { return true }
@@ -286,12 +317,14 @@ final class AsyncValuesChannel<Element: Sendable, Failure: Swift.Error>: Sendabl
 /// ownership that ends the observation when the iterator goes away.
 ///
 /// Not `Sendable`: only the iterating task touches it.
+@usableFromInline
 final class AsyncValuesConsumer<Element: Sendable, Failure: Swift.Error> {
-    let channel: AsyncValuesChannel<Element, Failure>
-    private var batch: [Element] = []
-    private var index = 0
-    private var isDone = false
+    @usableFromInline let channel: AsyncValuesChannel<Element, Failure>
+    @usableFromInline var batch: [Element] = []
+    @usableFromInline var index = 0
+    @usableFromInline var isDone = false
 
+    @inlinable
     init(channel: AsyncValuesChannel<Element, Failure>) {
         self.channel = channel
     }
@@ -302,6 +335,7 @@ final class AsyncValuesConsumer<Element: Sendable, Failure: Swift.Error> {
         channel.cancel()
     }
 
+    @inlinable
     func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
         while true {
             if isDone { return nil }
@@ -347,7 +381,8 @@ final class AsyncValuesConsumer<Element: Sendable, Failure: Swift.Error> {
         }
     }
 
-    private func finishIteration() {
+    @inlinable
+    func finishIteration() {
         isDone = true
         batch = []
         index = 0
@@ -366,6 +401,7 @@ extension Signal where Value: Sendable {
     /// Each `for await` loop observes the signal when it begins and stops
     /// observing when it ends. `completed` and `interrupted` end the loop;
     /// `failed` throws. See ``AsyncValues`` for cancellation and costs.
+    @inlinable
     public var values: AsyncValues<Value, Error> {
         values(bufferingPolicy: .unbounded)
     }
@@ -376,6 +412,7 @@ extension Signal where Value: Sendable {
     /// - Parameter bufferingPolicy: How many values may wait for the
     ///   iterating task (`.unbounded`, `.bufferingNewest(n)`,
     ///   `.bufferingOldest(n)`).
+    @inlinable
     public func values(bufferingPolicy: AsyncValues<Value, Error>.BufferingPolicy) -> AsyncValues<Value, Error> {
         AsyncValues(bufferingPolicy: bufferingPolicy) { [self] channel in
             observe(channel.observer)
@@ -394,6 +431,7 @@ extension SignalProducer where Value: Sendable {
     /// Reading `values` starts nothing: each `for await` loop starts its
     /// own run when it begins, and interrupts it if it ends early (`break`,
     /// a thrown error, task cancellation). See ``AsyncValues``.
+    @inlinable
     public var values: AsyncValues<Value, Error> {
         values(bufferingPolicy: .unbounded)
     }
@@ -404,6 +442,7 @@ extension SignalProducer where Value: Sendable {
     /// - Parameter bufferingPolicy: How many values may wait for the
     ///   iterating task (`.unbounded`, `.bufferingNewest(n)`,
     ///   `.bufferingOldest(n)`).
+    @inlinable
     public func values(bufferingPolicy: AsyncValues<Value, Error>.BufferingPolicy) -> AsyncValues<Value, Error> {
         AsyncValues(bufferingPolicy: bufferingPolicy) { [self] channel in
             start(channel.observer)
