@@ -311,4 +311,64 @@ struct AsyncValuesTests {
         #expect(results.count == consumers)
         for received in results { #expect(received == Array(0..<count)) }
     }
+
+    @Test("handoff under stress: a sender racing a consumer that keeps catching up and parking loses and repeats nothing")
+    func handoffStress() async {
+        for round in 0..<300 {
+            let (signal, input) = Signal<Int, Never>.pipe()
+            let count = 1 + round % 40
+            var iterator = signal.values(bufferingPolicy: round % 2 == 0 ? .unbounded : .bufferingOldest(1_000)).makeAsyncIterator()
+            let sender = Thread {
+                for i in 0..<count {
+                    input.send(value: i)
+                    if i % 7 == 0 { sched_yield() }
+                }
+                input.sendCompleted()
+            }
+            sender.start()
+            var received: [Int] = []
+            while let value = await iterator.next() { received.append(value) }
+            #expect(received == Array(0..<count), "round \(round)")
+        }
+    }
+
+    @Test("cancellation racing deliveries: every loop ends, each run's cleanup runs exactly once, values stay a prefix in order")
+    func cancellationRaceStress() async {
+        let cleanups = Counter()
+        let (ended, end) = AsyncStream<Void>.makeStream()
+        var endings = ended.makeAsyncIterator()
+        let rounds = 200
+        for round in 0..<rounds {
+            let producer = SignalProducer<Int, Never> { observer, lifetime in
+                lifetime.observeEnded {
+                    cleanups.increment()
+                    end.yield()
+                }
+                let sender = Thread {
+                    var i = 0
+                    while !lifetime.hasEnded {
+                        observer.send(value: i)
+                        i += 1
+                    }
+                }
+                sender.start()
+            }
+            let task = Task {
+                var received: [Int] = []
+                for await value in producer.values {
+                    received.append(value)
+                    if received.count == 1 + round % 5 { withUnsafeCurrentTask { $0?.cancel() } }
+                }
+                return received
+            }
+            if round % 2 == 0 { task.cancel() }
+            let received = await task.value
+            #expect(received == Array(0..<received.count), "round \(round)")
+            // The interruption is sent when the loop ends; the sender's
+            // thread, mid-delivery, runs the cleanup when that delivery
+            // finishes (contract 8).
+            await endings.next()
+        }
+        #expect(cleanups.count == rounds)
+    }
 }

@@ -21,6 +21,11 @@
 ///   interrupts the run at once, whether the task is suspended in `next()`
 ///   or busy in the loop's body (then the next call to `next()` sees it).
 ///
+/// "At once" is contract 4's and contract 8's: the observation or run
+/// receives nothing after the delivery already in progress on another
+/// thread, if any; a run's cleanup runs when that delivery finishes, on its
+/// thread, or before the loop's next statement if none was in progress.
+///
 /// Buffering: values are delivered on the signal's serialized delivery
 /// (the sender's thread) and wait in a buffer until the iterating task
 /// takes them. By default (`.unbounded`) nothing is lost: every value is
