@@ -110,7 +110,10 @@ public struct AsyncValues<Element: Sendable, Failure: Swift.Error>: AsyncSequenc
         /// value is already waiting.
         @inlinable
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
-            try await consumer.next(isolation: actor)
+            // The common case, a value already in the local batch, without
+            // entering another async function.
+            if let value = consumer.nextBuffered() { return value }
+            return try await consumer.next(isolation: actor)
         }
 
         /// The next value; see `next(isolation:)`.
@@ -338,6 +341,16 @@ final class AsyncValuesConsumer<Element: Sendable, Failure: Swift.Error> {
         // Leaving the loop early (or finishing it) releases the iterator:
         // end the observation or interrupt the run at once.
         channel.cancel()
+    }
+
+    /// The next value of the local batch, if there is one and the task
+    /// was not cancelled; synchronous.
+    @inlinable
+    func nextBuffered() -> Element? {
+        guard index < batch.count, !isDone, !Task.isCancelled else { return nil }
+        let value = batch[index]
+        index += 1
+        return value
     }
 
     @inlinable
