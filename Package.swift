@@ -66,6 +66,14 @@ let package = Package(
             name: "FlareTests",
             dependencies: ["Flare", "CFlare", "FlareTestSupport"]
         ),
+        // Flare used as Swift 6 code uses it (actors, @MainActor view
+        // models, task groups), with no @preconcurrency or @unchecked: it
+        // compiles only if Flare's public types are Sendable where they
+        // must be.
+        .testTarget(
+            name: "FlareConcurrencyTests",
+            dependencies: ["Flare"]
+        ),
     ],
     swiftLanguageModes: [.v6],
     cLanguageStandard: .c11

@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 
-let scenarioNames = ["fanout", "chain", "contention", "queued", "combine", "churn", "latency", "scaling", "memory", "producer", "flatten", "property"]
+let scenarioNames = ["fanout", "chain", "contention", "queued", "combine", "churn", "latency", "scaling", "memory", "producer", "flatten", "property", "async"]
 
 // MARK: Fan-out
 
@@ -786,4 +786,5 @@ func runAll(_ runner: Runner) {
     runProducerScenarios(runner)
     runFlattenScenarios(runner)
     runPropertyScenarios(runner)
+    runAsyncScenarios(runner)
 }

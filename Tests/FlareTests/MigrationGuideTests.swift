@@ -192,4 +192,35 @@ struct MigrationGuideTests {
 
         #expect(log.items == ["search flare"])
     }
+
+    @Test("async/await: values for RxSwift's and Combine's values and PR #847's asyncStream; producers from async work")
+    func asyncAwait() async {
+        let log = Recorder<String>()
+        // RxSwift: for try await x in observable.values   (error: any Error)
+        // Combine: for try await x in publisher.values    (error: any Error)
+        // ReactiveSwift PR #847: producer.asyncThrowingStream()
+        let readings = SignalProducer<Double, TemperatureError>([21.5, 22.0])
+        do throws(TemperatureError) {
+            for try await celsius in readings.values {     // each loop starts a run
+                log.append("now \(celsius)")
+            }
+        } catch {
+            log.append("failed: \(error)")                  // a TemperatureError, no cast
+        }
+        #expect(log.items == ["now 21.5", "now 22.0"])
+
+        let fetch = SignalProducer { () async throws(TemperatureError) -> Double in
+            22.5                                            // try await thermometer.read()
+        }
+        let reading = await fetch.first()                   // Result<Double, TemperatureError>?, blocks no thread
+        let ticks = SignalProducer(AsyncStream<Int> { $0.yield(1); $0.finish() })
+        let all = await ticks.collect().single()            // the sequence's elements, in a task per start
+
+        guard case let .success(celsius)? = reading, case let .success(elements)? = all else {
+            Issue.record("no result: \(String(describing: reading)), \(String(describing: all))")
+            return
+        }
+        #expect(celsius == 22.5)
+        #expect(elements == [1])
+    }
 }

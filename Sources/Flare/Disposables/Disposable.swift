@@ -5,6 +5,9 @@ import Synchronization
 ///
 /// Every disposable in Flare is safe to dispose from any thread, any number of
 /// times; only the first `dispose()` has an effect.
+///
+/// Sendable: every disposable is (the protocol requires it): disposing is
+/// safe from any thread.
 public protocol Disposable: AnyObject, Sendable {
     /// Whether `dispose()` has been called.
     var isDisposed: Bool { get }
@@ -17,6 +20,8 @@ public protocol Disposable: AnyObject, Sendable {
 ///
 /// Thread-safety: lock-free; one atomic exchange decides which caller runs the
 /// action.
+///
+/// Sendable: yes; its action runs once, on the thread that disposes first.
 public final class AnyDisposable: Disposable, @unchecked Sendable {
     // Written once in `init`, read and cleared only by the caller that wins
     // `state`'s exchange, so no two threads touch it at once.
@@ -63,6 +68,8 @@ public final class AnyDisposable: Disposable, @unchecked Sendable {
 /// order of addition. Handles that were removed are pruned when they come to
 /// outnumber the live ones, so a long-lived composite with many add/remove
 /// cycles stays bounded.
+///
+/// Sendable: yes; adding and disposing are lock-free from any thread.
 public final class CompositeDisposable: Disposable, @unchecked Sendable {
     /// A node of the stack, and the handle returned by `add`.
     private final class Node: Disposable, @unchecked Sendable {
@@ -241,6 +248,8 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
 }
 
 /// A disposable that disposes its inner disposable when it is deinitialized.
+///
+/// Sendable: yes, as its inner disposable is.
 public final class ScopedDisposable<Inner: Disposable>: Disposable, @unchecked Sendable {
     /// The disposable disposed when this one is.
     public let inner: Inner
@@ -291,6 +300,8 @@ extension ScopedDisposable where Inner == CompositeDisposable {
 /// disposable may itself touch this serial disposable. Reading `inner`
 /// needs to retain what it reads, which no single atomic word can do safely,
 /// hence the lock; `SerialDisposable` is never on a send path.
+///
+/// Sendable: yes; setting `inner` and disposing are safe from any thread.
 public final class SerialDisposable: Disposable, @unchecked Sendable {
     private struct Slot {
         var inner: Disposable?

@@ -4,6 +4,8 @@
 ///
 /// Thread-safety: all members may be used from any thread; see
 /// `CompositeDisposable`, which backs it.
+///
+/// Sendable: yes; observing and ending a lifetime are safe from any thread.
 public final class Lifetime: @unchecked Sendable {
     private let disposables: CompositeDisposable
 
@@ -64,6 +66,9 @@ public final class Lifetime: @unchecked Sendable {
     }()
 
     /// Ends a lifetime when it is disposed or deinitialized.
+    ///
+    /// Sendable: yes; the lifetime ends when the last reference, on any
+    /// thread, goes away.
     public final class Token: @unchecked Sendable {
         fileprivate let disposables = CompositeDisposable()
 

@@ -1,5 +1,7 @@
 /// The kinds of events `logEvents` can report.
-public enum LoggingEvent {
+///
+/// Sendable: yes (a namespace without cases).
+public enum LoggingEvent: Sendable {
     /// What a `Signal` can report to a logger.
     public enum Signal: String, CaseIterable, Hashable, Sendable {
         /// A value.

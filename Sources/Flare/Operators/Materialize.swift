@@ -1,5 +1,8 @@
 /// A type that is, or carries, a signal event; lets extensions constrain a
 /// signal's values to events (see `dematerialize()`).
+///
+/// Sendable: not required (a generic constraint only); `Signal.Event` is
+/// `Sendable` when its value and error are.
 public protocol EventProtocol {
     /// The value type of the event.
     associatedtype Value

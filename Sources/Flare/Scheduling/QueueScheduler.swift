@@ -14,6 +14,8 @@ import Foundation
 /// promptly instead of at its date.
 ///
 /// Thread-safety: every method may be called from any thread.
+///
+/// Sendable: yes; schedule from any thread.
 public final class QueueScheduler: DateScheduler {
     /// A scheduler on the main queue.
     ///

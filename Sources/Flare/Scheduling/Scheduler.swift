@@ -14,6 +14,8 @@ import Foundation
 /// not touch non-thread-safe captured state concurrently.
 ///
 /// Schedulers are reference types and are safe to use from any thread.
+///
+/// Sendable: every scheduler is (the protocol requires it).
 public protocol Scheduler: AnyObject, Sendable {
     /// Enqueues `action` on the scheduler.
     ///
@@ -295,6 +297,8 @@ private final class Ticks: Sendable {
 /// Thread-safety: stateless; usable from any thread. Actions scheduled from
 /// different threads run on those threads, so they are serialized only if
 /// the callers are.
+///
+/// Sendable: yes (stateless).
 public final class ImmediateScheduler: Scheduler {
     /// An immediate scheduler. Instances hold no state and are interchangeable.
     public init() {}

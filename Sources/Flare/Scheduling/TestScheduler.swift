@@ -25,6 +25,9 @@ import Synchronization
 /// Thread-safety: every method may be called from any thread. The queue and
 /// the clock are guarded by a mutex, and actions run outside it, so an action
 /// may schedule, dispose, advance or rewind on the same scheduler.
+///
+/// Sendable: yes; its queue is guarded, so actions may be scheduled from
+/// any thread, while the clock is moved by the test.
 public final class TestScheduler: DateScheduler {
     /// A queued action, and the disposable that cancels it. A repeating
     /// action is one object, requeued after each run.

@@ -1,6 +1,8 @@
 extension Signal {
     /// What a signal sends: any number of values, then at most one terminal
     /// event (`failed`, `completed` or `interrupted`).
+    ///
+    /// Sendable: when `Value` and `Error` are.
     public enum Event {
         /// A value. Not terminal.
         case value(Value)

@@ -11,6 +11,12 @@ extension Signal {
     /// may be called from several threads depends on the closure. The
     /// observers Flare hands out (pipe inputs, generator observers) accept
     /// events from any thread.
+    ///
+    /// Sendable: yes. The observers Flare hands out accept events from any
+    /// thread; an observer made from a closure calls that closure on whatever
+    /// thread sends to it, as in ReactiveSwift (the closure is a plain
+    /// `@escaping` one, not `@Sendable`, so that ReactiveSwift code compiles
+    /// unchanged).
     public final class Observer {
         /// The closure an observer wraps.
         public typealias Action = (Event) -> Void

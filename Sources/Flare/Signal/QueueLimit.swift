@@ -24,6 +24,8 @@ import CFlare
 /// Memory: each queued event is one node of the event's size plus 16 bytes
 /// (rounded up to 32 bytes), so `.default` bounds a signal of `Int` values at
 /// 64 KB queued at once.
+///
+/// Sendable: yes (a value).
 public struct QueueLimit: Sendable, Hashable, CustomStringConvertible {
     /// The limit in events, or 0 for none.
     @usableFromInline

@@ -30,6 +30,12 @@
 /// observer; no allocation, no lock, no reference counting. A send that
 /// finds a delivery in progress allocates one node. `observe` and `dispose`
 /// are lock-free and O(1).
+///
+/// Sendable: yes, whatever `Value` is: a signal is a handle on the lock-free
+/// core, whose every operation is safe from any thread. The values it
+/// carries go wherever its observers run; values that are not `Sendable`
+/// are the sender's and the observers' business, as in ReactiveSwift
+/// (`values`, which hands them to another task, requires `Sendable`).
 public final class Signal<Value, Error: Swift.Error> {
     @usableFromInline
     let core: SignalCore<Value, Error>

@@ -4,6 +4,9 @@
 /// Generic helpers constrain on it (`func f<S: SignalProtocol>(_ s: S)`,
 /// `extension SignalProtocol where Value: OptionalProtocol`) and reach the
 /// operators through `signal`.
+///
+/// Sendable: not required of conforming types (a generic constraint only);
+/// `Signal` itself is `Sendable`.
 public protocol SignalProtocol: AnyObject {
     /// The type of the values sent.
     associatedtype Value

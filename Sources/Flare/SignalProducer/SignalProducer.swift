@@ -18,6 +18,9 @@
 ///
 /// Thread-safety: a producer is an immutable value; start it from any
 /// thread, any number of times, concurrently.
+///
+/// Sendable: yes: an immutable value holding immutable closures; each start
+/// is its own run.
 public struct SignalProducer<Value, Error: Swift.Error> {
     /// The number of links between the source and this producer's output.
     @usableFromInline
@@ -193,6 +196,9 @@ extension SignalProducer where Error == Swift.Error {
 extension SignalProducer: @unchecked Sendable {}
 
 /// Something that can be represented as a `SignalProducer`.
+///
+/// Sendable: not required of conforming types, which ReactiveSwift code
+/// declares without it; `SignalProducer` itself is `Sendable`.
 public protocol SignalProducerConvertible {
     /// The type of the values sent.
     associatedtype Value
@@ -204,6 +210,9 @@ public protocol SignalProducerConvertible {
 }
 
 /// Constrains generic code to `SignalProducer`s.
+///
+/// Sendable: not required of conforming types (a generic constraint only);
+/// `SignalProducer` itself is `Sendable`.
 public protocol SignalProducerProtocol {
     /// The type of the values sent.
     associatedtype Value

@@ -1,6 +1,8 @@
 /// A protocol that only `Optional` conforms to, so that generic code can be
 /// constrained to optional values (`where Value: OptionalProtocol`) and reach
 /// the wrapped type, as ReactiveSwift's operators such as `skipNil` are.
+///
+/// Sendable: not required (a generic constraint only, met by `Optional`).
 public protocol OptionalProtocol: ExpressibleByNilLiteral {
     /// The type of the value an optional may hold.
     associatedtype Wrapped

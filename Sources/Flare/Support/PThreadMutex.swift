@@ -18,12 +18,14 @@ import Darwin
 /// sleep and timer bookkeeping); hot paths stay lock-free.
 ///
 /// Thread-safety: `withLock` is mutually exclusive and not reentrant.
+@usableFromInline
 internal final class PThreadMutex<Value: Sendable>: @unchecked Sendable {
     // @unchecked Sendable: `value` is only touched inside `withLock`, under
     // `mutex`; the mutex lives at a stable heap address for its whole life.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var value: Value
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline var value: Value
 
+    @usableFromInline
     init(_ value: Value) {
         self.value = value
         mutex = .allocate(capacity: 1)
@@ -39,6 +41,7 @@ internal final class PThreadMutex<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access to the value.
+    @inlinable
     func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
