@@ -4,6 +4,11 @@ import Synchronization
 import Testing
 @testable import Flare
 
+// Scheduler actions are `@Sendable`. These tests run them on the test's own
+// thread (TestScheduler, ImmediateScheduler) or hand them to a queue and wait
+// for it, and record into locals marked `nonisolated(unsafe)`: the ordering
+// is the test's to prove, and ThreadSanitizer checks the queue cases.
+
 // MARK: Helpers
 
 /// A thread-safe log of values, for actions that run on other threads.
@@ -85,7 +90,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
 @Suite struct ImmediateSchedulerTests {
     @Test func runsSynchronouslyOnTheCallingThreadAndReturnsNil() {
         let scheduler = ImmediateScheduler()
-        var steps: [String] = []
+        nonisolated(unsafe) var steps: [String] = []
         let disposable = scheduler.schedule { steps.append("action") }
         steps.append("returned")
         #expect(steps == ["action", "returned"])
@@ -94,7 +99,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
 
     @Test func nestedSchedulingRunsInline() {
         let scheduler = ImmediateScheduler()
-        var steps: [Int] = []
+        nonisolated(unsafe) var steps: [Int] = []
         scheduler.schedule {
             steps.append(1)
             scheduler.schedule { steps.append(2) }
@@ -114,7 +119,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
 
     @Test func nothingRunsUntilTheClockMoves() {
         let scheduler = TestScheduler()
-        var ran = 0
+        nonisolated(unsafe) var ran = 0
         scheduler.schedule { ran += 1 }
         scheduler.schedule(after: at(0)) { ran += 1 }
         #expect(ran == 0)
@@ -125,7 +130,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
 
     @Test func sameDateActionsRunInSchedulingOrder() {
         let scheduler = TestScheduler()
-        var order: [String] = []
+        nonisolated(unsafe) var order: [String] = []
         scheduler.schedule(after: at(5)) { order.append("A5") }
         scheduler.schedule(after: at(3)) { order.append("B3") }
         scheduler.schedule(after: at(5)) { order.append("C5") }
@@ -138,7 +143,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
 
     @Test func advanceRunsExactlyWhatIsDueAndSetsTheClockPerAction() {
         let scheduler = TestScheduler()
-        var seen: [Date] = []
+        nonisolated(unsafe) var seen: [Date] = []
         for s in [1.0, 2, 3] { scheduler.schedule(after: at(s)) { seen.append(scheduler.currentDate) } }
         scheduler.advance(to: at(2))
         #expect(seen == [at(1), at(2)])
@@ -153,7 +158,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
 
     @Test func delayIsCountedFromTheCurrentDate() {
         let scheduler = TestScheduler(startDate: at(10))
-        var ran = false
+        nonisolated(unsafe) var ran = false
         scheduler.schedule(after: .seconds(2)) { ran = true }
         scheduler.advance(by: .milliseconds(1999))
         #expect(!ran)
@@ -164,7 +169,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
 
     @Test func repeatingActionFiresOncePerIntervalWhileAdvancing() {
         let scheduler = TestScheduler()
-        var fired: [Date] = []
+        nonisolated(unsafe) var fired: [Date] = []
         let d = scheduler.schedule(after: at(1), interval: .seconds(2), leeway: .seconds(0)) {
             fired.append(scheduler.currentDate)
         }
@@ -183,8 +188,8 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
     @Test func defaultLeewayAndDelayFormsRepeatThroughTheProtocol() {
         let scheduler = TestScheduler()
         let asProtocol: DateScheduler = scheduler
-        var a = 0
-        var b = 0
+        nonisolated(unsafe) var a = 0
+        nonisolated(unsafe) var b = 0
         let da = asProtocol.schedule(after: at(1), interval: .seconds(1)) { a += 1 }
         let db = asProtocol.schedule(after: .seconds(2), interval: .milliseconds(500)) { b += 1 }
         scheduler.advance(by: .seconds(3))
@@ -198,7 +203,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
 
     @Test func neverIntervalRunsOnce() {
         let scheduler = TestScheduler()
-        var ran = 0
+        nonisolated(unsafe) var ran = 0
         scheduler.schedule(after: at(1), interval: .never, leeway: .seconds(0)) { ran += 1 }
         scheduler.run()
         #expect(ran == 1)
@@ -206,7 +211,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
 
     @Test func disposalRemovesAOneShotAction() {
         let scheduler = TestScheduler()
-        var ran = false
+        nonisolated(unsafe) var ran = false
         let d = scheduler.schedule(after: at(1)) { ran = true }
         #expect(scheduler.pendingCount == 1)
         #expect(d?.isDisposed == false)
@@ -219,8 +224,8 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
 
     @Test func actionDisposedByAnEarlierSameDateActionDoesNotRun() {
         let scheduler = TestScheduler()
-        var order: [Int] = []
-        var second: Disposable?
+        nonisolated(unsafe) var order: [Int] = []
+        nonisolated(unsafe) var second: Disposable?
         scheduler.schedule { order.append(1); second?.dispose() }
         second = scheduler.schedule { order.append(2) }
         scheduler.schedule { order.append(3) }
@@ -230,8 +235,8 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
 
     @Test func repeatingActionDisposingItselfStops() {
         let scheduler = TestScheduler()
-        var fired = 0
-        var disposable: Disposable?
+        nonisolated(unsafe) var fired = 0
+        nonisolated(unsafe) var disposable: Disposable?
         disposable = scheduler.schedule(after: at(1), interval: .seconds(1), leeway: .seconds(0)) {
             fired += 1
             if fired == 3 { disposable?.dispose() }
@@ -246,7 +251,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
 
     @Test func actionsScheduledByActionsRunInTheSameAdvanceWhenDue() {
         let scheduler = TestScheduler()
-        var order: [String] = []
+        nonisolated(unsafe) var order: [String] = []
         scheduler.schedule(after: at(1)) {
             order.append("outer@1")
             scheduler.schedule(after: at(2)) { order.append("later@2") }
@@ -261,7 +266,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
 
     @Test func reentrantAdvanceFromAnActionKeepsOrderAndTheClockMonotonic() {
         let scheduler = TestScheduler()
-        var seen: [Date] = []
+        nonisolated(unsafe) var seen: [Date] = []
         scheduler.schedule(after: at(1)) {
             seen.append(scheduler.currentDate)
             scheduler.advance(by: .seconds(3))  // runs the actions at 2 and 4
@@ -280,7 +285,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
 
     @Test func pastDueActionRunsWithoutMovingTheClockBack() {
         let scheduler = TestScheduler(startDate: at(10))
-        var seen: Date?
+        nonisolated(unsafe) var seen: Date?
         scheduler.schedule(after: at(5)) { seen = scheduler.currentDate }
         scheduler.advance()
         #expect(seen == at(10))
@@ -289,7 +294,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
     @Test func rewindMovesTheClockBackAndQueuedDatesStay() {
         let scheduler = TestScheduler()
         scheduler.advance(to: at(10))
-        var order: [String] = []
+        nonisolated(unsafe) var order: [String] = []
         scheduler.schedule(after: at(11)) { order.append("at11") }
         scheduler.rewind(by: .seconds(4))
         #expect(scheduler.currentDate == at(6))
@@ -302,7 +307,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
 
     @Test func runDrainsEverythingAndEndsAtTheDistantFuture() {
         let scheduler = TestScheduler()
-        var ran: [Int] = []
+        nonisolated(unsafe) var ran: [Int] = []
         scheduler.schedule(after: at(1_000_000)) { ran.append(2) }
         scheduler.schedule(after: at(1)) { ran.append(1) }
         scheduler.run()

@@ -12,7 +12,7 @@ private final class ActionCountingScheduler: DateScheduler, @unchecked Sendable 
     let base = TestScheduler()
     private let counter = Counter()
 
-    private final class Token {
+    private final class Token: Sendable {
         let counter: Counter
         init(_ counter: Counter) {
             self.counter = counter
@@ -24,7 +24,7 @@ private final class ActionCountingScheduler: DateScheduler, @unchecked Sendable 
     /// Scheduled actions not yet released.
     var heldActions: Int { counter.count }
 
-    private func counted(_ action: @escaping () -> Void) -> () -> Void {
+    private func counted(_ action: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
         let token = Token(counter)
         return {
             withExtendedLifetime(token) {}
@@ -34,11 +34,11 @@ private final class ActionCountingScheduler: DateScheduler, @unchecked Sendable 
 
     var currentDate: Date { base.currentDate }
 
-    func schedule(_ action: @escaping () -> Void) -> Disposable? {
+    func schedule(_ action: @escaping @Sendable () -> Void) -> Disposable? {
         base.schedule(counted(action))
     }
 
-    func schedule(after date: Date, action: @escaping () -> Void) -> Disposable? {
+    func schedule(after date: Date, action: @escaping @Sendable () -> Void) -> Disposable? {
         base.schedule(after: date, action: counted(action))
     }
 
@@ -46,7 +46,7 @@ private final class ActionCountingScheduler: DateScheduler, @unchecked Sendable 
         after date: Date,
         interval: DispatchTimeInterval,
         leeway: DispatchTimeInterval,
-        action: @escaping () -> Void
+        action: @escaping @Sendable () -> Void
     ) -> Disposable? {
         base.schedule(after: date, interval: interval, leeway: leeway, action: counted(action))
     }

@@ -52,7 +52,7 @@ extension Signal {
     public func observe(on scheduler: Scheduler) -> Signal<Value, Error> {
         Signal { output, lifetime in
             lifetime += self.observe { event in
-                scheduler.schedule { output.send(event) }
+                scheduler.scheduleTransferred { output.send(event) }
             }
         }
     }
@@ -75,9 +75,9 @@ extension Signal {
             lifetime += self.observe { event in
                 switch event {
                 case .value, .completed:
-                    scheduler.schedule(after: scheduler.currentDate.addingTimeInterval(interval)) { output.send(event) }
+                    scheduler.scheduleTransferred(after: scheduler.currentDate.addingTimeInterval(interval)) { output.send(event) }
                 case .failed, .interrupted:
-                    scheduler.schedule { output.send(event) }
+                    scheduler.scheduleTransferred { output.send(event) }
                 }
             }
         }
@@ -117,7 +117,7 @@ extension Signal {
                     if let lastSent, lastSent <= now {
                         date = Swift.max(lastSent.addingTimeInterval(interval), now)
                     }
-                    scheduled.inner = scheduler.schedule(after: date) { tick(date) }
+                    scheduled.inner = scheduler.scheduleTransferred(after: date) { tick(date) }
                 case let .first(event):
                     held = nil
                     emit.deliverHeld(event)
@@ -215,10 +215,10 @@ extension Signal {
                 case let .first(.value(value)):
                     waiting = value
                     lastReceived = scheduler.currentDate
-                    scheduled.inner = scheduler.schedule(after: lastReceived.addingTimeInterval(interval)) { tick(false) }
+                    scheduled.inner = scheduler.scheduleTransferred(after: lastReceived.addingTimeInterval(interval)) { tick(false) }
                 case .first(.completed):
                     if !discardWhenCompleted, waiting != nil {
-                        scheduled.inner = scheduler.schedule(after: lastReceived.addingTimeInterval(interval)) {
+                        scheduled.inner = scheduler.scheduleTransferred(after: lastReceived.addingTimeInterval(interval)) {
                             tick(true)
                         }
                     } else {
@@ -267,7 +267,7 @@ extension Signal {
             var isCompleted = false
             let timer = SerialDisposable()
             emit.lifetime += timer
-            timer.inner = scheduler.schedule(
+            timer.inner = scheduler.scheduleTransferred(
                 after: scheduler.currentDate.addingTimeInterval(interval),
                 interval: interval,
                 leeway: interval * 0.1
@@ -323,7 +323,7 @@ extension Signal {
             return { tag in
                 switch tag {
                 case let .first(.value(value)):
-                    if waiting == nil { scheduled.inner = scheduler.schedule { tick(()) } }
+                    if waiting == nil { scheduled.inner = scheduler.scheduleTransferred { tick(()) } }
                     waiting = value
                 case .first(.interrupted):
                     scheduled.inner = nil
@@ -369,7 +369,7 @@ extension Signal {
     ) -> Signal<Value, Error> {
         flarePrecondition(interval >= 0, "timeout needs a non-negative interval")
         return Signal { output, lifetime in
-            lifetime += scheduler.schedule(after: scheduler.currentDate.addingTimeInterval(interval)) {
+            lifetime += scheduler.scheduleTransferred(after: scheduler.currentDate.addingTimeInterval(interval)) {
                 output.send(error: error)
             }
             lifetime += self.observe { output.send($0) }

@@ -102,7 +102,7 @@ public struct BindingTarget<Value>: BindingTargetProvider {
             let unchecked = UncheckedAction(action)
             self.action = { value in
                 let box = UncheckedValue(value)
-                scheduler.schedule { unchecked.action(box.value) }
+                scheduler.scheduleTransferred { unchecked.action(box.value) }
             }
         }
     }

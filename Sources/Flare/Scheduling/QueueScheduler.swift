@@ -61,7 +61,7 @@ public final class QueueScheduler: DateScheduler {
     /// - Returns: A disposable that prevents `action` from running if it has
     ///   not started.
     @discardableResult
-    public func schedule(_ action: @escaping () -> Void) -> Disposable? {
+    public func schedule(_ action: @escaping @Sendable () -> Void) -> Disposable? {
         let disposable = AnyDisposable()
         let work = TransferredAction(action)
         queue.async {
@@ -76,7 +76,7 @@ public final class QueueScheduler: DateScheduler {
     /// - Returns: A disposable that prevents `action` from running if it has
     ///   not started, and releases it at once.
     @discardableResult
-    public func schedule(after date: Date, action: @escaping () -> Void) -> Disposable? {
+    public func schedule(after date: Date, action: @escaping @Sendable () -> Void) -> Disposable? {
         startTimer(at: Self.wallTime(for: date), interval: .never, leeway: .nanoseconds(0), action: action)
     }
 
@@ -94,7 +94,7 @@ public final class QueueScheduler: DateScheduler {
         after date: Date,
         interval: DispatchTimeInterval,
         leeway: DispatchTimeInterval,
-        action: @escaping () -> Void
+        action: @escaping @Sendable () -> Void
     ) -> Disposable? {
         flarePrecondition(interval.timeInterval >= 0, "a repeating action needs a non-negative interval")
         flarePrecondition(leeway.timeInterval >= 0, "a repeating action needs a non-negative leeway")
@@ -112,7 +112,7 @@ public final class QueueScheduler: DateScheduler {
         at deadline: DispatchWallTime,
         interval: DispatchTimeInterval,
         leeway: DispatchTimeInterval,
-        action: @escaping () -> Void
+        action: @escaping @Sendable () -> Void
     ) -> Disposable {
         let timer = DispatchSource.makeTimerSource(queue: queue)
         let cancel = TransferredAction { timer.cancel() }

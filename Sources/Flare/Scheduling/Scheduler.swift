@@ -7,11 +7,13 @@ import Foundation
 /// whether they run at once, later, or on another thread depends on the
 /// scheduler.
 ///
-/// The action is a plain `@escaping` closure, not `@Sendable`, exactly as in
-/// ReactiveSwift, so that code written against ReactiveSwift compiles
-/// unchanged. A scheduler may run it on another thread: scheduling an action
-/// hands it (and what it captures) over to that thread, and the caller must
-/// not touch non-thread-safe captured state concurrently.
+/// The action is `@Sendable`: a scheduler may run it on another thread, so
+/// the compiler checks what it captures (ReactiveSwift's actions are plain
+/// closures; in Swift 6 mode, code that captures a mutable local or a
+/// non-`Sendable` object in one now has to say how that state is shared).
+/// Flare's own operators that schedule work (`observe(on:)`, `delay`,
+/// `throttle` …) hand over events of any value type: they vouch for those
+/// themselves, so `Value` need not be `Sendable`.
 ///
 /// Schedulers are reference types and are safe to use from any thread.
 ///
@@ -23,7 +25,7 @@ public protocol Scheduler: AnyObject, Sendable {
     ///   yet, or `nil` if the action cannot be cancelled (for example because
     ///   it has already run).
     @discardableResult
-    func schedule(_ action: @escaping () -> Void) -> Disposable?
+    func schedule(_ action: @escaping @Sendable () -> Void) -> Disposable?
 }
 
 /// A scheduler that can also run actions at future dates.
@@ -37,7 +39,7 @@ public protocol DateScheduler: Scheduler {
     ///
     /// - Returns: A disposable that cancels the action if it has not started.
     @discardableResult
-    func schedule(after date: Date, action: @escaping () -> Void) -> Disposable?
+    func schedule(after date: Date, action: @escaping @Sendable () -> Void) -> Disposable?
 
     /// Schedules `action` to run at `date` and then repeatedly every
     /// `interval`, until the returned disposable is disposed.
@@ -56,7 +58,7 @@ public protocol DateScheduler: Scheduler {
         after date: Date,
         interval: DispatchTimeInterval,
         leeway: DispatchTimeInterval,
-        action: @escaping () -> Void
+        action: @escaping @Sendable () -> Void
     ) -> Disposable?
 }
 
@@ -70,7 +72,7 @@ extension DateScheduler {
     public func schedule(
         after date: Date,
         interval: DispatchTimeInterval,
-        action: @escaping () -> Void
+        action: @escaping @Sendable () -> Void
     ) -> Disposable? {
         schedule(after: date, interval: interval, leeway: interval * 0.1, action: action)
     }
@@ -82,7 +84,7 @@ extension DateScheduler {
         after delay: DispatchTimeInterval,
         interval: DispatchTimeInterval,
         leeway: DispatchTimeInterval = .seconds(0),
-        action: @escaping () -> Void
+        action: @escaping @Sendable () -> Void
     ) -> Disposable? {
         schedule(after: currentDate.addingTimeInterval(delay), interval: interval, leeway: leeway, action: action)
     }
@@ -307,22 +309,55 @@ public final class ImmediateScheduler: Scheduler {
     ///
     /// - Returns: `nil`: there is nothing left to cancel.
     @discardableResult
-    public func schedule(_ action: @escaping () -> Void) -> Disposable? {
+    public func schedule(_ action: @escaping @Sendable () -> Void) -> Disposable? {
         action()
         return nil
     }
 }
 
-/// A scheduled action in transit to the thread that runs it.
+/// An action of Flare's own in transit to the thread that runs it.
 ///
-/// `@unchecked Sendable` because scheduler actions are plain closures (see
-/// `Scheduler`): handing the action to another thread is the documented
-/// contract of `schedule`, and the caller vouches for what it captures. The
-/// box is immutable.
+/// `@unchecked Sendable`: the operators that schedule work (`observe(on:)`,
+/// `delay`, `throttle`, `debounce`, `start(on:)` …) capture events of any
+/// value type and their own state, which the compiler cannot prove
+/// sendable. Flare vouches for them: each is handed over to the action
+/// and then touched only by it, or only inside a serialized delivery (the
+/// operator's funnel). The box is immutable.
 internal struct TransferredAction: @unchecked Sendable {
     let run: () -> Void
 
     init(_ action: @escaping () -> Void) {
         run = action
+    }
+}
+
+extension Scheduler {
+    /// `schedule(_:)` for an action of Flare's own, whose captures Flare
+    /// vouches for (see `TransferredAction`).
+    @discardableResult
+    func scheduleTransferred(_ action: @escaping () -> Void) -> Disposable? {
+        let work = TransferredAction(action)
+        return schedule { work.run() }
+    }
+}
+
+extension DateScheduler {
+    /// `schedule(after:action:)` for an action of Flare's own (see
+    /// `TransferredAction`).
+    @discardableResult
+    func scheduleTransferred(after date: Date, action: @escaping () -> Void) -> Disposable? {
+        let work = TransferredAction(action)
+        return schedule(after: date) { work.run() }
+    }
+
+    /// `schedule(after:interval:leeway:action:)` for an action of Flare's
+    /// own (see `TransferredAction`).
+    @discardableResult
+    func scheduleTransferred(
+        after date: Date, interval: DispatchTimeInterval, leeway: DispatchTimeInterval,
+        action: @escaping () -> Void
+    ) -> Disposable? {
+        let work = TransferredAction(action)
+        return schedule(after: date, interval: interval, leeway: leeway) { work.run() }
     }
 }

@@ -46,7 +46,7 @@ public final class TestScheduler: DateScheduler {
         weak var scheduler: TestScheduler?
         private let disposed = Atomic<Bool>(false)
 
-        init(due: Date, interval: TimeInterval?, scheduler: TestScheduler, action: @escaping () -> Void) {
+        init(due: Date, interval: TimeInterval?, scheduler: TestScheduler, action: @escaping @Sendable () -> Void) {
             self.due = due
             self.interval = interval
             self.scheduler = scheduler
@@ -113,7 +113,7 @@ public final class TestScheduler: DateScheduler {
     ///
     /// - Returns: A disposable that removes the action from the queue.
     @discardableResult
-    public func schedule(_ action: @escaping () -> Void) -> Disposable? {
+    public func schedule(_ action: @escaping @Sendable () -> Void) -> Disposable? {
         state.withLock { s in
             let entry = Entry(due: s.now, interval: nil, scheduler: self, action: action)
             s.enqueue(entry)
@@ -125,7 +125,7 @@ public final class TestScheduler: DateScheduler {
     ///
     /// - Returns: A disposable that removes the action from the queue.
     @discardableResult
-    public func schedule(after delay: DispatchTimeInterval, action: @escaping () -> Void) -> Disposable? {
+    public func schedule(after delay: DispatchTimeInterval, action: @escaping @Sendable () -> Void) -> Disposable? {
         state.withLock { s in
             let entry = Entry(due: s.now.addingTimeInterval(delay), interval: nil, scheduler: self, action: action)
             s.enqueue(entry)
@@ -138,7 +138,7 @@ public final class TestScheduler: DateScheduler {
     ///
     /// - Returns: A disposable that removes the action from the queue.
     @discardableResult
-    public func schedule(after date: Date, action: @escaping () -> Void) -> Disposable? {
+    public func schedule(after date: Date, action: @escaping @Sendable () -> Void) -> Disposable? {
         enqueue(Entry(due: date, interval: nil, scheduler: self, action: action))
     }
 
@@ -154,7 +154,7 @@ public final class TestScheduler: DateScheduler {
         after date: Date,
         interval: DispatchTimeInterval,
         leeway: DispatchTimeInterval,
-        action: @escaping () -> Void
+        action: @escaping @Sendable () -> Void
     ) -> Disposable? {
         let seconds = interval.timeInterval
         flarePrecondition(seconds > 0, "TestScheduler needs a positive repetition interval")

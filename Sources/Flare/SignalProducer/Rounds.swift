@@ -77,7 +77,7 @@ final class Rounds<Value, Error: Swift.Error>: @unchecked Sendable {
         case .again:
             requestRound()
         case let .againAfter(interval, scheduler):
-            pause.inner = scheduler.schedule(after: scheduler.currentDate.addingTimeInterval(interval)) { [self] in
+            pause.inner = scheduler.scheduleTransferred(after: scheduler.currentDate.addingTimeInterval(interval)) { [self] in
                 requestRound()
             }
         }

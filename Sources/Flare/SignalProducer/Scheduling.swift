@@ -8,7 +8,7 @@ extension SignalProducer {
     /// it never runs.
     public func start(on scheduler: Scheduler) -> SignalProducer<Value, Error> {
         SignalProducer { observer, lifetime in
-            lifetime += scheduler.schedule {
+            lifetime += scheduler.scheduleTransferred {
                 lifetime += self.start(observer)
             }
         }
@@ -36,7 +36,7 @@ extension SignalProducer where Value == Date, Error == Never {
         flarePrecondition(interval.timeInterval >= 0, "timer(interval:on:leeway:) needs a non-negative interval, got \(interval)")
         flarePrecondition(leeway.timeInterval >= 0, "timer(interval:on:leeway:) needs a non-negative leeway, got \(leeway)")
         return SignalProducer { observer, lifetime in
-            lifetime += scheduler.schedule(
+            lifetime += scheduler.scheduleTransferred(
                 after: scheduler.currentDate.addingTimeInterval(interval), interval: interval, leeway: leeway
             ) {
                 observer.send(value: scheduler.currentDate)
@@ -62,7 +62,7 @@ extension SignalProducer where Error == Never {
                 observer.sendCompleted()
                 return
             }
-            lifetime += scheduler.schedule(
+            lifetime += scheduler.scheduleTransferred(
                 after: scheduler.currentDate.addingTimeInterval(interval), interval: interval, leeway: interval * 0.1
             ) {
                 // The scheduler runs one action of a repeating schedule at a
