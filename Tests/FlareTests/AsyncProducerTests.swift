@@ -136,15 +136,16 @@ struct AsyncProducerTests {
             #expect(await producer.last() == producer.blockingLast(), "last: \(name)")
             #expect(describe(await producer.wait()) == describe(producer.blockingWait()), "wait: \(name)")
         }
-        // A second value decides single(): nil, whatever follows. (The
-        // blocking single() also records a failure sent synchronously
-        // after the second value, and returns it.)
+        // A second value decides single(): nil, whatever follows, for the
+        // awaited and the blocking one alike (the blocking one used to
+        // record a failure sent synchronously after the second value).
         let twoThenFailure = SignalProducer<Int, TestError> { observer, _ in
             observer.send(value: 1)
             observer.send(value: 2)
             observer.send(error: TestError(code: 3))
         }
         #expect(await twoThenFailure.single() == nil)
+        #expect(twoThenFailure.blockingSingle() == nil)
         #expect(await SignalProducer<Int, TestError>([4, 5, 6]).first() == .success(4))
         #expect(await SignalProducer<Int, TestError>([4, 5, 6]).last() == .success(6))
         #expect(await SignalProducer<Int, TestError>(value: 9).single() == .success(9))

@@ -12,6 +12,9 @@ private final class BlockingOutcome<Value, Error: Swift.Error>: @unchecked Senda
     func record(_ event: Signal<Value, Error>.Event, keepingAtMost limit: Int) -> Bool {
         condition.lock()
         defer { condition.unlock() }
+        // A synchronous run goes on until `start` returns, after the waiter
+        // has what it needs: what follows must not change the outcome.
+        guard !isDone else { return true }
         switch event {
         case let .value(value):
             values.append(value)
