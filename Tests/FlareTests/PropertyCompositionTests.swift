@@ -28,7 +28,7 @@ struct PropertyCompositionTests {
         let useSecond = MutableProperty(false)
         let followed = useSecond.flatMap(.latest) { $0 ? second : first }
         let seen = Recorder<Int>()
-        followed.producer.startWithValues { seen.append($0) }
+        let observation = followed.producer.startWithValues { seen.append($0) }
         #expect(followed.value == 1)
         first.value = 2
         second.value = 11  // not followed yet
@@ -47,6 +47,10 @@ struct PropertyCompositionTests {
         #expect(merged.value == 4)
         second.value = 13
         #expect(merged.value == 13)
+        // The transform holds `first` and `second`, whose producers the
+        // flatten runs until they end: the observation that keeps `followed`
+        // running ends here, so that everything is released (LeakSanitizer).
+        observation.dispose()
     }
 
     @Test("init(initial:then:) from a producer and from a signal")
