@@ -79,7 +79,7 @@ public final class MutableProperty<Value>: ComposableMutablePropertyProtocol {
     /// Replaces the value and returns the previous one, atomically.
     @discardableResult
     public func swap(_ newValue: Value) -> Value {
-        channel.modify("swap") { value in
+        channel.modify("MutableProperty.swap") { value in
             defer { value = newValue }
             return value
         }
@@ -92,7 +92,7 @@ public final class MutableProperty<Value>: ComposableMutablePropertyProtocol {
     /// same property from inside `action` stops the program with a message.
     @discardableResult
     public func modify<Result>(_ action: (inout Value) throws -> Result) rethrows -> Result {
-        try channel.modify("modify", action)
+        try channel.modify("MutableProperty.modify", action)
     }
 
     /// Calls `action` with the current value. Takes no lock: a change made

@@ -70,6 +70,15 @@ public final class Property<Value>: PropertyProtocol {
         self.init(initial: initial, then: values.producer)
     }
 
+    /// A property that reads and observes `channel`, whose owner ends it
+    /// (an `Action`'s `isExecuting` and `isEnabled`). `signal` is the
+    /// channel's signal, kept alive by the property.
+    init(channel: PropertyChannel<Value>, signal: Signal<Value, Never>) {
+        read = { channel.value }
+        self.signal = signal
+        producer = SignalProducer(channel: channel, signal: signal)
+    }
+
     /// A composed property over a producer that sends at least one value
     /// synchronously when started: the property's value is the latest one
     /// sent. The producer is started once, now.

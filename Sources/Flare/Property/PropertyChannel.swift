@@ -28,7 +28,7 @@ struct WriteGate: ~Copyable {
         // Only this thread ever stores `me`: seeing it means holding the gate.
         flarePrecondition(
             owner.load(ordering: .relaxed) != me,
-            "MutableProperty.\(operation): nested modification of the same property from inside its own modify (exclusive access)")
+            "\(operation): nested modification of the same property from inside its own modify (exclusive access)")
         if _fastPath(owner.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged) { return }
         enterContended(me)
     }
@@ -178,9 +178,31 @@ final class PropertyChannel<Value>: @unchecked Sendable {
     /// delivery in progress).
     @inlinable
     func set(_ value: Value) {
-        gate.enter("value")
+        if stage(value) { deliverStaged(value) }
+    }
+
+    /// The first half of a set, for a writer that orders its sets by an
+    /// exclusion of its own (an `Action` publishing its state): publishes
+    /// `value` and takes its place in the queue, calling no observer.
+    ///
+    /// - Returns: `true` if the caller must call `deliverStaged(value)`
+    ///   once it is out of its own exclusion (it holds the serial word);
+    ///   `false` if the delivery in progress will deliver it.
+    @inlinable
+    func stage(_ value: Value) -> Bool {
+        gate.enter("MutableProperty.value")
         latest = value
-        publishAndLeave()
+        cell.store(value)
+        let acquired = enqueue(.set(value)) == .acquired
+        gate.leave()
+        return acquired
+    }
+
+    /// Delivers a value `stage` returned `true` for, then what was queued
+    /// behind it.
+    @inlinable
+    func deliverStaged(_ value: Value) {
+        commands.deliverAndLeave(.value(.set(value)))
     }
 
     /// Runs `action` with exclusive access to the value, then publishes and
@@ -238,7 +260,7 @@ final class PropertyChannel<Value>: @unchecked Sendable {
         let forward = Signal<Value, Never>.Observer { [run] event in
             if case .interrupted = event { run.send(.completed) } else { run.send(event) }
         }
-        gate.enter("producer")
+        gate.enter("MutableProperty.producer")
         let current = latest
         let place = enqueue(.attach(forward, run.lifetime))
         // In the domain, the signal has not ended (its end goes through the

@@ -1,0 +1,129 @@
+/// Whether an `Action` may start an execution and whether one runs: the
+/// state that starts of `apply`'s producers, the ends of executions and the
+/// changes of the action's state move, and that `isExecuting` and
+/// `isEnabled` publish.
+///
+/// Every transition happens under `gate`, a `WriteGate` under which no
+/// observer and no user code ever runs (the state's predicate runs before a
+/// transition, the execution's producer after it). Hence:
+/// - a start decides and marks "executing" in one step: of many threads
+///   starting at the same moment, exactly one executes;
+/// - the transitions reach `isExecuting` and `isEnabled` in the order they
+///   happened: each changed value is staged on its property under the gate
+///   (published and queued, `PropertyChannel.stage`) and delivered once the
+///   gate is left, by the thread that found the property's serial word idle
+///   or by the delivery in progress it queued behind;
+/// - a transition made from inside an observer of either property (a
+///   feedback loop: `isExecuting` bound into the state) is neither a
+///   deadlock nor out of order: the gate is free while observers run, and
+///   the new value is queued behind the delivery in progress.
+///
+/// The gate is a spin-then-yield exclusion held for a few loads and stores
+/// (never across a wait for anything but another transition).
+class ExecutionControl: @unchecked Sendable {
+    @usableFromInline
+    let gate = WriteGate()
+
+    /// Whether the action's state allows an execution. Under `gate`;
+    /// set with the admitted state (`StateControl.admitted`).
+    @exclusivity(unchecked)
+    final var stateAllows: Bool
+
+    /// Whether an execution runs. Under `gate`.
+    @exclusivity(unchecked)
+    final var executing = false
+
+    final let executingChannel: PropertyChannel<Bool>
+    final let enabledChannel: PropertyChannel<Bool>
+
+    /// The action's `isExecuting` and `isEnabled`: views of the channels.
+    final let isExecuting: Property<Bool>
+    final let isEnabled: Property<Bool>
+
+    init(stateAllows: Bool) {
+        self.stateAllows = stateAllows
+        let (executingChannel, executingSignal) = PropertyChannel.make(false)
+        let (enabledChannel, enabledSignal) = PropertyChannel.make(stateAllows)
+        self.executingChannel = executingChannel
+        self.enabledChannel = enabledChannel
+        isExecuting = Property(channel: executingChannel, signal: executingSignal)
+        isEnabled = Property(channel: enabledChannel, signal: enabledSignal)
+    }
+
+    /// What `isExecuting` and `isEnabled` show, as of the last transition.
+    typealias Published = (executing: Bool, enabled: Bool)
+
+    /// Under `gate`: the values the properties show.
+    final var published: Published { (executing, stateAllows && !executing) }
+
+    /// Enters the gate; returns what the properties show, for `leave(from:)`.
+    @inline(__always)
+    final func enter() -> Published {
+        gate.enter("Action")
+        return published
+    }
+
+    /// Stages the values that changed since `old` on their properties,
+    /// leaves the gate, then delivers what this thread must.
+    @inline(__always)
+    final func leave(from old: Published) {
+        let new = published
+        let deliverExecuting = old.executing != new.executing && executingChannel.stage(new.executing)
+        let deliverEnabled = old.enabled != new.enabled && enabledChannel.stage(new.enabled)
+        gate.leave()
+        if deliverExecuting { executingChannel.deliverStaged(new.executing) }
+        if deliverEnabled { enabledChannel.deliverStaged(new.enabled) }
+    }
+
+    /// An execution has ended (completed, failed, interrupted, or its start
+    /// was disposed): the action may execute again.
+    final func end() {
+        let old = enter()
+        executing = false
+        leave(from: old)
+    }
+
+    /// The action has deinitialized: `isExecuting` and `isEnabled` complete
+    /// after the changes already queued.
+    final func complete() {
+        executingChannel.complete()
+        enabledChannel.complete()
+    }
+}
+
+/// An `ExecutionControl` that also holds the action's state as its
+/// executions take it: `admitted`, the argument of the next execution, or
+/// `nil` while the state disables the action.
+final class StateControl<Admitted>: ExecutionControl, @unchecked Sendable {
+    /// Under `gate`; `stateAllows == (admitted != nil)`.
+    @exclusivity(unchecked)
+    var admitted: Admitted?
+
+    init(admitted: Admitted?) {
+        self.admitted = admitted
+        super.init(stateAllows: admitted != nil)
+    }
+
+    /// Starts an execution if the action is enabled: marks it executing and
+    /// returns the state it runs with, in one step. `nil`: disabled.
+    func begin() -> Admitted? {
+        let old = enter()
+        guard !executing, let argument = admitted else {
+            gate.leave()
+            return nil
+        }
+        executing = true
+        leave(from: old)
+        return argument
+    }
+
+    /// The action's state changed; `admitted` is what the action's predicate
+    /// made of it (computed before, outside the gate: the state's changes
+    /// arrive serialized, so they are applied in order).
+    func update(_ admitted: Admitted?) {
+        let old = enter()
+        self.admitted = admitted
+        stateAllows = admitted != nil
+        leave(from: old)
+    }
+}

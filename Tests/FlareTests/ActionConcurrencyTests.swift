@@ -1,0 +1,216 @@
+import Flare
+import Foundation
+import Synchronization
+import Testing
+
+/// Spins until `count` threads have arrived, so that what follows starts at
+/// the same moment on each.
+private final class StartLine: @unchecked Sendable {
+    private let arrived = Atomic<Int>(0)
+    private let count: Int
+
+    init(_ count: Int) { self.count = count }
+
+    func wait() {
+        arrived.add(1, ordering: .relaxed)
+        while arrived.load(ordering: .relaxed) < count {}
+    }
+}
+
+@Suite("Action across threads")
+struct ActionConcurrencyTests {
+    @Test("many threads start at the same moment: exactly one executes, every other start fails with .disabled")
+    func exactlyOneExecutes() {
+        let threads = 4
+        let rounds = runningUnderSanitizer ? 60 : 400
+        // Touched only by executions: ThreadSanitizer reports two that overlap.
+        let execution = Unguarded<Signal<Int, Never>.Observer?>(nil)
+        let executions = Unguarded(0)
+        let action = Action<Int, Int, Never> { input in
+            SignalProducer { observer, _ in
+                executions.value += 1
+                execution.value = observer
+                observer.send(value: input)
+            }
+        }
+        let disabledErrors = Counter()
+        action.disabledErrors.observeValues { disabledErrors.increment() }
+        for round in 0..<rounds {
+            let outcomes = (0..<threads).map { _ in Unguarded("") }
+            let line = StartLine(threads)
+            onThreads(threads) { thread in
+                line.wait()
+                action.apply(thread).start { event in outcomes[thread].value += describe(event) }
+            }
+            let results = outcomes.map(\.value).sorted()
+            #expect(results.filter { $0 == "failed(disabled)" }.count == threads - 1, "round \(round): \(results)")
+            #expect(results.filter { $0.hasPrefix("v") }.count == 1, "round \(round): \(results)")
+            #expect(action.isExecuting.value == true)
+            execution.value?.sendCompleted()
+            #expect(action.isExecuting.value == false && action.isEnabled.value == true)
+        }
+        #expect(executions.value == rounds)
+        #expect(disabledErrors.count == rounds * (threads - 1))
+    }
+
+    @Test("enabledIf changing while two threads start executions: every start counted once, executions never overlap, isExecuting and isEnabled change in order")
+    func enabledIfChangesDuringStarts() {
+        let attempts = runningUnderSanitizer ? 2_000 : 20_000
+        let enabled = MutableProperty(true)
+        let running = Unguarded(false)
+        let executions = Unguarded(0)
+        let action = Action<Void, Int, Never>(enabledIf: enabled) {
+            SignalProducer { observer, _ in
+                // Serial executions: only one thread is ever here.
+                let overlapped = running.value
+                running.value = true
+                executions.value += 1
+                observer.send(value: overlapped ? -1 : executions.value)
+                running.value = false
+                observer.sendCompleted()
+            }
+        }
+        // Deliveries of a property are serialized: no lock needed here.
+        let executingChanges = Unguarded<[Bool]>([])
+        let enabledChanges = Unguarded<[Bool]>([])
+        action.isExecuting.signal.observeValues { executingChanges.value.append($0) }
+        action.isEnabled.signal.observeValues { enabledChanges.value.append($0) }
+        let overlaps = Unguarded(0)
+        action.values.observeValues { if $0 < 0 { overlaps.value += 1 } }
+        let executed = [Unguarded(0), Unguarded(0)]
+        let disabled = [Unguarded(0), Unguarded(0)]
+        onThreads(3) { thread in
+            if thread == 2 {
+                for i in 0..<attempts / 4 { enabled.value = i % 2 == 1 }
+                enabled.value = true
+                return
+            }
+            for _ in 0..<attempts {
+                action.apply().start { event in
+                    switch event {
+                    case .value: executed[thread].value += 1
+                    case .failed(.disabled): disabled[thread].value += 1
+                    default: break
+                    }
+                }
+            }
+        }
+        let totalExecuted = executed[0].value + executed[1].value
+        #expect(totalExecuted + disabled[0].value + disabled[1].value == 2 * attempts)
+        #expect(totalExecuted == executions.value)
+        #expect(totalExecuted > 0)
+        #expect(overlaps.value == 0)
+        let executing = executingChanges.value
+        #expect(executing.count == 2 * totalExecuted)
+        #expect(executing.enumerated().allSatisfy { $0.element == ($0.offset % 2 == 0) }, "isExecuting alternates, from true")
+        let enabling = enabledChanges.value
+        #expect(zip(enabling, enabling.dropFirst()).allSatisfy { $0 != $1 }, "isEnabled: each change once")
+        #expect(enabling.last == action.isEnabled.value)
+        #expect(action.isExecuting.value == false)
+        #expect(action.isEnabled.value == true)
+    }
+
+    @Test("a state-based action whose state changes during an execution: it runs with the state it started with; isEnabled follows the state once it ends")
+    func stateChangesDuringExecution() {
+        let state = MutableProperty(0)
+        let scheduler = TestScheduler()
+        let action = Action<Void, Int, Never>(state: state, enabledIf: { $0 >= 0 }) { value, _ in
+            SignalProducer { observer, lifetime in
+                observer.send(value: value)
+                lifetime += scheduler.schedule { observer.sendCompleted() }
+            }
+        }
+        let values = Recorder<Int>()
+        let enabling = Recorder<Bool>()
+        action.values.observeValues { values.append($0) }
+        action.isEnabled.signal.observeValues { enabling.append($0) }
+        action.apply().start()
+        onThreads(1) { _ in state.value = 5 }
+        #expect(action.isEnabled.value == false)
+        onThreads(1) { _ in state.value = -1 }
+        scheduler.run()
+        #expect(action.isExecuting.value == false)
+        #expect(action.isEnabled.value == false)
+        #expect(action.apply().single()?.map { _ in "executed" } == .failure(.disabled))
+        state.value = 2
+        action.apply().start()
+        scheduler.run()
+        #expect(values.items == [0, 2])
+        #expect(enabling.items == [false, true, false, true])
+    }
+
+    @Test("disposing a start from another thread during delivery: at most the delivery already starting, then interrupted, then the action is enabled again, once")
+    func disposalFromAnotherThread() {
+        let rounds = runningUnderSanitizer ? 20 : 100
+        for round in 0..<rounds {
+            let action = Action<Void, Int, Never> {
+                SignalProducer { observer, lifetime in
+                    DispatchQueue.global().async {
+                        var i = 0
+                        while !lifetime.hasEnded && i < 10_000_000 {
+                            observer.send(value: i)
+                            i += 1
+                        }
+                        observer.sendCompleted()
+                    }
+                }
+            }
+            let executing = Recorder<Bool>()
+            let ended = DispatchSemaphore(value: 0)
+            action.isExecuting.signal.observeValues { value in
+                executing.append(value)
+                if !value { ended.signal() }
+            }
+            let received = Counter()
+            let terminal = Recorder<String>()
+            let firstValue = DispatchSemaphore(value: 0)
+            let disposable = action.apply().start { event in
+                switch event {
+                case .value:
+                    if received.count == 0 { firstValue.signal() }
+                    received.increment()
+                default: terminal.append(describe(event))
+                }
+            }
+            firstValue.wait()
+            disposable.dispose()
+            let atDisposal = received.count
+            #expect(ended.wait(timeout: .now() + 30) == .success, "round \(round): the execution ended")
+            #expect(received.count <= atDisposal + 1, "round \(round)")
+            #expect(terminal.items == ["interrupted"], "round \(round)")
+            #expect(action.isEnabled.value == true && action.isExecuting.value == false)
+            #expect(executing.items == [true, false])
+        }
+    }
+
+    @Test("an action and its executions are released once nothing holds them")
+    func releasesMemory() {
+        weak var weakAction: Action<Void, Int, Never>?
+        weak var weakWork: Canary?
+        let scheduler = TestScheduler()
+        let isExecuting: Property<Bool>
+        do {
+            let work = Canary()
+            weakWork = work
+            let action = Action<Void, Int, Never> {
+                SignalProducer { observer, lifetime in
+                    withExtendedLifetime(work) { observer.send(value: 1) }
+                    lifetime += scheduler.schedule { withExtendedLifetime(work) { observer.sendCompleted() } }
+                }
+            }
+            weakAction = action
+            isExecuting = action.isExecuting
+            action.apply().start()
+            scheduler.run()
+            let interrupted = action.apply().start()
+            interrupted.dispose()
+        }
+        scheduler.run()
+        #expect(weakAction == nil)
+        #expect(weakWork == nil)
+        #expect(isExecuting.value == false)
+        let late = Recorder<String>()
+        isExecuting.producer.start { late.append(describe($0)) }
+        #expect(late.items == ["vfalse", "completed"])
+    }
+}

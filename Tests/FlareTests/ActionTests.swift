@@ -1,0 +1,493 @@
+import Flare
+import Foundation
+import Testing
+
+/// An action in the shape of ReactiveSwift's own spec: enabled by a
+/// property; an even input sends two values at once and completes when the
+/// scheduler runs, an odd one fails when it runs.
+private final class Fixture {
+    let enabled = MutableProperty(false)
+    let scheduler = TestScheduler()
+    let executions = Counter()
+    let values = Recorder<String>()
+    let errors = Recorder<TestError>()
+    let completed = Counter()
+    let executing = Recorder<Bool>()
+    let enabling = Recorder<Bool>()
+    let action: Action<Int, String, TestError>
+
+    init() {
+        let scheduler = scheduler
+        let executions = executions
+        action = Action(enabledIf: enabled) { number in
+            SignalProducer { observer, lifetime in
+                executions.increment()
+                if number % 2 == 0 {
+                    observer.send(value: "\(number)")
+                    observer.send(value: "\(number)\(number)")
+                    lifetime += scheduler.schedule { observer.sendCompleted() }
+                } else {
+                    lifetime += scheduler.schedule { observer.send(error: TestError(code: number)) }
+                }
+            }
+        }
+        action.values.observeValues { [values] in values.append($0) }
+        action.errors.observeValues { [errors] in errors.append($0) }
+        action.completed.observeValues { [completed] in completed.increment() }
+        action.isExecuting.signal.observeValues { [executing] in executing.append($0) }
+        action.isEnabled.signal.observeValues { [enabling] in enabling.append($0) }
+    }
+}
+
+@Suite("Action")
+struct ActionTests {
+    @Test("disabled by its state: a start fails with .disabled, sends on disabledErrors, executes nothing")
+    func disabledStart() {
+        let f = Fixture()
+        #expect(f.action.isEnabled.value == false)
+        #expect(f.action.isExecuting.value == false)
+        let disabled = Counter()
+        f.action.disabledErrors.observeValues { disabled.increment() }
+        let events = Recorder<String>()
+        f.action.apply(0).start { events.append(describe($0)) }
+        #expect(events.items == ["failed(disabled)"])
+        #expect(disabled.count == 1)
+        #expect(f.executions.count == 0)
+        #expect(f.values.items.isEmpty && f.executing.items.isEmpty)
+    }
+
+    @Test("isEnabled follows the state, each change once")
+    func enabledFollowsState() {
+        let f = Fixture()
+        f.enabled.value = true
+        f.enabled.value = true
+        #expect(f.action.isEnabled.value == true)
+        f.enabled.value = false
+        #expect(f.action.isEnabled.value == false)
+        #expect(f.action.isExecuting.value == false)
+        #expect(f.enabling.items == [true, false])
+        #expect(f.executing.items.isEmpty)
+    }
+
+    @Test("an execution: values at once, disabled and executing until it completes, then enabled")
+    func execution() {
+        let f = Fixture()
+        f.enabled.value = true
+        let events = Recorder<String>()
+        f.action.apply(0).start { events.append(describe($0)) }
+        #expect(f.executions.count == 1)
+        #expect(f.action.isExecuting.value == true)
+        #expect(f.action.isEnabled.value == false)
+        #expect(events.items == ["v0", "v00"])
+        #expect(f.values.items == ["0", "00"])
+        f.scheduler.run()
+        #expect(events.items == ["v0", "v00", "completed"])
+        #expect(f.action.isExecuting.value == false)
+        #expect(f.action.isEnabled.value == true)
+        #expect(f.completed.count == 1)
+        #expect(f.errors.items.isEmpty)
+        #expect(f.executing.items == [true, false])
+        #expect(f.enabling.items == [true, false, true])
+    }
+
+    @Test("a failed execution arrives as .producerFailed and on errors, not on completed")
+    func failedExecution() {
+        let f = Fixture()
+        f.enabled.value = true
+        let events = Recorder<String>()
+        f.action.apply(1).start { events.append(describe($0)) }
+        #expect(f.action.isExecuting.value == true)
+        f.scheduler.run()
+        #expect(events.items == ["failed(producerFailed(E1))"])
+        #expect(f.errors.items == [TestError(code: 1)])
+        #expect(f.values.items.isEmpty)
+        #expect(f.completed.count == 0)
+        #expect(f.action.isEnabled.value == true)
+    }
+
+    @Test("events carries every event of every execution, in order")
+    func eventsSignal() {
+        let f = Fixture()
+        f.enabled.value = true
+        let events = Recorder<String>()
+        f.action.events.observeValues { events.append(describe($0)) }
+        f.action.apply(2).start()
+        f.scheduler.run()
+        f.action.apply(3).start()
+        f.scheduler.run()
+        let interrupted = f.action.apply(4).start()
+        interrupted.dispose()
+        #expect(events.items == ["v2", "v22", "completed", "failed(E3)", "v4", "v44", "interrupted"])
+        #expect(f.completed.count == 1)
+    }
+
+    @Test("whether the action is enabled is decided when the producer starts, not when apply is called")
+    func decidedAtStart() {
+        let f = Fixture()
+        let early = f.action.apply(0)
+        f.enabled.value = true
+        let late = f.action.apply(2)
+        let outcomes = Recorder<String>()
+        early.start { outcomes.append("early " + describe($0)) }
+        f.scheduler.run()
+        f.enabled.value = false
+        late.start { outcomes.append("late " + describe($0)) }
+        #expect(outcomes.items == ["early v0", "early v00", "early completed", "late failed(disabled)"])
+        #expect(f.executions.count == 1)
+    }
+
+    @Test("executions are serial: a start while one runs fails with .disabled; after it ends, one executes again")
+    func serial() {
+        let f = Fixture()
+        f.enabled.value = true
+        let disabled = Counter()
+        f.action.disabledErrors.observeValues { disabled.increment() }
+        f.action.apply(0).start()
+        let second = Recorder<String>()
+        f.action.apply(2).start { second.append(describe($0)) }
+        #expect(second.items == ["failed(disabled)"])
+        #expect(disabled.count == 1)
+        f.scheduler.run()
+        f.action.apply(2).start()
+        #expect(f.executions.count == 2)
+        #expect(f.values.items == ["0", "00", "2", "22"])
+    }
+
+    @Test("disposing an execution's start interrupts it, stops its work and enables the action again")
+    func disposalInterrupts() {
+        let f = Fixture()
+        f.enabled.value = true
+        let events = Recorder<String>()
+        let disposable = f.action.apply(0).start { events.append(describe($0)) }
+        #expect(f.action.isExecuting.value == true)
+        disposable.dispose()
+        #expect(events.items == ["v0", "v00", "interrupted"])
+        #expect(f.action.isExecuting.value == false)
+        #expect(f.action.isEnabled.value == true)
+        f.scheduler.run()
+        #expect(events.items == ["v0", "v00", "interrupted"], "the work's scheduled completion was cancelled")
+        #expect(f.completed.count == 0)
+        disposable.dispose()
+        #expect(f.executing.items == [true, false])
+    }
+
+    @Test("an observer of completed finds the action enabled, and may execute it again")
+    func completedObserverReapplies() {
+        let f = Fixture()
+        f.enabled.value = true
+        let seen = Recorder<String>()
+        f.action.completed.observeValues {
+            seen.append("enabled \(f.action.isEnabled.value) executing \(f.action.isExecuting.value)")
+            if f.executions.count < 3 { f.action.apply(2).start() }
+        }
+        f.action.apply(0).start()
+        f.scheduler.run()
+        #expect(f.executions.count == 3)
+        #expect(seen.items == Array(repeating: "enabled true executing false", count: 3))
+        #expect(f.values.items == ["0", "00", "2", "22", "2", "22"])
+    }
+
+    @Test("ActionError is Equatable when its error is")
+    func actionErrorEquatable() {
+        typealias E = ActionError<TestError>
+        #expect(E.disabled == E.disabled)
+        #expect(E.producerFailed(TestError(code: 1)) == E.producerFailed(TestError(code: 1)))
+        #expect(E.producerFailed(TestError(code: 1)) != E.producerFailed(TestError(code: 2)))
+        #expect(E.disabled != E.producerFailed(TestError(code: 1)))
+    }
+}
+
+@Suite("Action initializers")
+struct ActionInitializerTests {
+    @Test("state: executions take the state's latest value and the input")
+    func stateAndInput() {
+        let state = MutableProperty(1)
+        let add = Action<Int, Int, Never>(state: state) { state, input in SignalProducer(value: state + input) }
+        let values = Recorder<Int>()
+        add.values.observeValues { values.append($0) }
+        add.apply(2).start()
+        add.apply(3).start()
+        state.value = -1
+        add.apply(-10).start()
+        #expect(values.items == [3, 4, -11])
+    }
+
+    @Test("state with Void input: apply() executes with the current value")
+    func stateVoid() {
+        let input = MutableProperty(0)
+        let action = Action(state: input) { SignalProducer<Int, Never>(value: $0) }
+        let values = Recorder<Int>()
+        action.values.observeValues { values.append($0) }
+        for value in 1...3 {
+            input.value = value
+            action.apply().start()
+        }
+        #expect(values.items == [1, 2, 3])
+    }
+
+    @Test("state and enabledIf: execute receives the very value the predicate admitted")
+    func stateEnabledIf() {
+        let state = MutableProperty(1)
+        let predicateCalls = Recorder<Int>()
+        let action = Action<Void, Int, Never>(state: state, enabledIf: { value in
+            predicateCalls.append(value)
+            return value % 2 == 0
+        }) { value, _ in SignalProducer(value: value) }
+        let outcomes = Recorder<String>()
+        action.apply().start { outcomes.append(describe($0)) }
+        #expect(action.isEnabled.value == false)
+        state.value = 4
+        #expect(action.isEnabled.value == true)
+        action.apply().start { outcomes.append(describe($0)) }
+        state.value = 5
+        action.apply().start { outcomes.append(describe($0)) }
+        #expect(outcomes.items == ["failed(disabled)", "v4", "completed", "failed(disabled)"])
+        #expect(predicateCalls.items.suffix(2) == [4, 5])
+    }
+
+    @Test("unwrapping: enabled while the state is not nil; a different input type")
+    func unwrapping() {
+        let state = MutableProperty<Int?>(nil)
+        let add = Action<String, Int, Never>(unwrapping: state) { state, input in
+            SignalProducer(value: state + (Int(input) ?? 0))
+        }
+        let values = Recorder<Int>()
+        add.values.observeValues { values.append($0) }
+        #expect(add.isEnabled.value == false)
+        state.value = 1
+        #expect(add.isEnabled.value == true)
+        add.apply("2").start()
+        add.apply("3").start()
+        state.value = -1
+        add.apply("-10").start()
+        state.value = nil
+        #expect(add.isEnabled.value == false)
+        add.apply("7").start()
+        #expect(values.items == [3, 4, -11])
+
+        let echo = Action(unwrapping: MutableProperty<Int?>(8)) { SignalProducer<Int, Never>(value: $0) }
+        #expect(echo.apply().single()?.value == 8)
+    }
+
+    @Test("validated: disabled while invalid; a coerced value executes with its replacement")
+    func validated() {
+        enum ValidationError: Swift.Error { case generic }
+        let decisions: [ValidatingProperty<Int, ValidationError>.Decision] = [.valid, .invalid(.generic), .coerced(10, nil)]
+        let input = ValidatingProperty<Int, ValidationError>(0) { decisions[$0] }
+        let action = Action(validated: input) { SignalProducer<Int, Never>(value: $0) }
+        #expect(action.isEnabled.value == true)
+        #expect(action.apply().single()?.value == 0)
+        input.value = 1
+        #expect(action.isEnabled.value == false)
+        #expect(action.apply().single()?.error == .disabled)
+        input.value = 2
+        #expect(action.isEnabled.value == true)
+        #expect(action.apply().single()?.value == 10)
+
+        let withInput = Action<Int, Int, Never>(validated: input) { state, input in SignalProducer(value: state * input) }
+        #expect(withInput.apply(3).single()?.value == 30)
+    }
+
+    @Test("execute alone: enabled whenever no execution runs")
+    func executeOnly() {
+        let action = Action<Int, Int, Never> { SignalProducer(value: $0 * 2) }
+        #expect(action.isEnabled.value == true)
+        #expect(action.apply(21).single()?.value == 42)
+        #expect(action.isEnabled.value == true)
+    }
+
+    @Test("the action retains its state property, and releases it when it deinitializes")
+    func retainsState() {
+        var property: MutableProperty<Bool>? = MutableProperty(false)
+        weak let weakProperty = property
+        var action: Action<Void, Void, Never>? = Action(state: property!, enabledIf: { $0 }) { _, _ in .empty }
+        property = nil
+        #expect(weakProperty != nil)
+        #expect(action?.isEnabled.value == false)
+        action = nil
+        #expect(weakProperty == nil)
+    }
+}
+
+private extension Result {
+    var value: Success? { if case let .success(value) = self { value } else { nil } }
+    var error: Failure? { if case let .failure(error) = self { error } else { nil } }
+}
+
+@Suite("Action feedback: no deadlock, by construction")
+struct ActionFeedbackTests {
+    @Test("isExecuting bound into the action's own enabledIf (ReactiveSwift issue #309)")
+    func executingIntoEnabledIf() {
+        let enabled = MutableProperty(false)
+        let scheduler = TestScheduler()
+        let action = Action<Void, Int, Never>(enabledIf: enabled) {
+            SignalProducer { observer, lifetime in
+                observer.send(value: 1)
+                lifetime += scheduler.schedule { observer.sendCompleted() }
+            }
+        }
+        enabled <~ action.isExecuting.negate()
+        #expect(enabled.value == true && action.isEnabled.value == true && action.isExecuting.value == false)
+        let disposable = action.apply().start()
+        #expect(enabled.value == false && action.isEnabled.value == false && action.isExecuting.value == true)
+        disposable.dispose()
+        #expect(enabled.value == true && action.isEnabled.value == true && action.isExecuting.value == false)
+        action.apply().start()
+        scheduler.run()
+        #expect(enabled.value == true && action.isEnabled.value == true && action.isExecuting.value == false)
+    }
+
+    @Test("isEnabled feeding back into the state, as a control that resigns first responder does")
+    func enabledIntoState() {
+        let enabled = MutableProperty(false)
+        let action = Action<Void, Void, Never>(enabledIf: enabled) { .never }
+        let isFirstResponder = Unguarded(false)
+        action.isEnabled.producer
+            .filter { !$0 && isFirstResponder.value }
+            .startWithValues { _ in enabled.value = false }
+        enabled.value = true
+        #expect(action.isEnabled.value == true)
+        isFirstResponder.value = true
+        let disposable = action.apply().start()
+        #expect(enabled.value == false && action.isEnabled.value == false && action.isExecuting.value == true)
+        disposable.dispose()
+        #expect(enabled.value == false && action.isEnabled.value == false && action.isExecuting.value == false)
+        enabled.value = true
+        #expect(action.isEnabled.value == true)
+    }
+
+    @Test("a state change from an observer of isExecuting does not loop")
+    func noLoop() {
+        let condition = MutableProperty(1)
+        let action = Action<Void, Void, Never>(state: condition, enabledIf: { $0 == 0 }) { _, _ in .empty }
+        let count = Counter()
+        action.isExecuting.producer.startWithValues { _ in
+            condition.value = 10
+            count.increment()
+        }
+        #expect(count.count == 1)
+        #expect(action.isEnabled.value == false)
+    }
+
+    @Test("values fed back into the state: each execution's value decides whether the next start may run")
+    func valuesIntoState() {
+        let budget = MutableProperty(3)
+        let action = Action<Void, Int, Never>(state: budget, enabledIf: { $0 > 0 }) { remaining, _ in
+            SignalProducer(value: remaining - 1)
+        }
+        budget <~ action.values
+        var outcomes: [String] = []
+        for _ in 0..<5 {
+            outcomes.append(describe(action.apply().single()!.map { "\($0)" }.mapError { _ in TestError(code: 0) }.asEvent))
+        }
+        #expect(outcomes == ["v2", "v1", "v0", "failed(E0)", "failed(E0)"])
+        #expect(action.isEnabled.value == false)
+    }
+
+    @Test("apply(...).start() from inside observers of values, isExecuting and isEnabled")
+    func applyFromObservers() {
+        let action = Action<Int, Int, Never> { SignalProducer(value: $0) }
+        let fromValues = Recorder<String>()
+        action.values.observeValues { value in
+            // The execution sending this value still runs: disabled.
+            if value == 1 { action.apply(100).start { fromValues.append(describe($0)) } }
+        }
+        let fromExecuting = Recorder<String>()
+        action.isExecuting.signal.observeValues { executing in
+            // The first execution ended: this one runs (once).
+            if !executing && fromExecuting.items.isEmpty {
+                action.apply(2).start { fromExecuting.append(describe($0)) }
+            }
+        }
+        let fromEnabled = Recorder<String>()
+        action.isEnabled.signal.observeValues { enabled in
+            if enabled && fromEnabled.items.isEmpty {
+                action.apply(3).start { fromEnabled.append(describe($0)) }
+            }
+        }
+        let all = Recorder<Int>()
+        action.values.observeValues { all.append($0) }
+        action.apply(1).start()
+        #expect(fromValues.items == ["failed(disabled)"])
+        #expect(fromExecuting.items == ["v2", "completed"])
+        // The isEnabled observer heard "enabled" while the isExecuting
+        // observer's execution had started: disabled, or it ran after it.
+        #expect(fromEnabled.items == ["failed(disabled)"] || fromEnabled.items == ["v3", "completed"])
+        #expect(all.items.prefix(2) == [1, 2])
+        #expect(action.isExecuting.value == false && action.isEnabled.value == true)
+    }
+
+    @Test("an action bound to its own output: synchronously (disabled: its execution still runs), and through a scheduler (a chain)")
+    func boundToOwnOutput() {
+        let action = Action<Int, Int, Never> { SignalProducer(value: $0) }
+        let disabled = Counter()
+        action.disabledErrors.observeValues { disabled.increment() }
+        let binding = action <~ action.values.filter { $0 > 0 }.map { $0 - 1 }
+        action.apply(3).start()
+        #expect(disabled.count == 1)
+        binding?.dispose()
+
+        let scheduler = TestScheduler()
+        let chained = Action<Int, Int, Never> { SignalProducer(value: $0) }
+        let values = Recorder<Int>()
+        chained.values.observeValues { values.append($0) }
+        chained <~ chained.values.filter { $0 > 0 }.map { $0 - 1 }.observe(on: scheduler)
+        chained.apply(3).start()
+        scheduler.run()
+        #expect(values.items == [3, 2, 1, 0])
+    }
+
+    @Test("the action released while an execution runs: the execution finishes, then everything completes and is released")
+    func releasedWhileExecuting() {
+        let scheduler = TestScheduler()
+        var action: Action<Void, Int, Never>? = Action {
+            SignalProducer { observer, lifetime in
+                lifetime += scheduler.schedule {
+                    observer.send(value: 7)
+                    observer.sendCompleted()
+                }
+            }
+        }
+        weak let weakAction = action
+        let events = Recorder<String>()
+        let runEvents = Recorder<String>()
+        let executing = Recorder<String>()
+        let lifetimeEnded = Counter()
+        action!.events.observe { events.append(describe($0)) }
+        action!.isExecuting.signal.observe { executing.append(describe($0)) }
+        action!.lifetime.observeEnded { lifetimeEnded.increment() }
+        action!.apply().start { runEvents.append(describe($0)) }
+        action = nil
+        #expect(weakAction != nil, "a running execution retains its action")
+        scheduler.run()
+        #expect(weakAction == nil)
+        #expect(runEvents.items == ["v7", "completed"])
+        #expect(events.items == ["vVALUE 7", "vCOMPLETED", "completed"])
+        #expect(executing.items == ["vtrue", "vfalse", "completed"])
+        #expect(lifetimeEnded.count == 1)
+    }
+
+    @Test("a binding to a released action ends; it does not retain the action")
+    func bindingDoesNotRetain() {
+        let (signal, input) = Signal<Int, Never>.pipe()
+        var action: Action<Int, Int, Never>? = Action { SignalProducer(value: $0) }
+        weak let weakAction = action
+        let values = Recorder<Int>()
+        action!.values.observeValues { values.append($0) }
+        action! <~ signal
+        input.send(value: 1)
+        action = nil
+        #expect(weakAction == nil)
+        input.send(value: 2)
+        #expect(values.items == [1])
+    }
+}
+
+private extension Result {
+    var asEvent: Signal<Success, Failure>.Event {
+        switch self {
+        case let .success(value): .value(value)
+        case let .failure(error): .failed(error)
+        }
+    }
+}
