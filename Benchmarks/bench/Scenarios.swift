@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 
-let scenarioNames = ["fanout", "chain", "contention", "queued", "combine", "churn", "latency", "scaling", "memory", "producer", "flatten", "property", "async"]
+let scenarioNames = ["fanout", "chain", "contention", "queued", "combine", "churn", "latency", "scaling", "memory", "producer", "flatten", "property", "async", "action"]
 
 // MARK: Fan-out
 
@@ -787,4 +787,5 @@ func runAll(_ runner: Runner) {
     runFlattenScenarios(runner)
     runPropertyScenarios(runner)
     runAsyncScenarios(runner)
+    runActionScenarios(runner)
 }

@@ -28,6 +28,23 @@ struct MigrationGuideTests {
         #expect(log.items == ["now 21.5", "cleaned up"])
     }
 
+    @Test("from ReactiveObjC: RACCommand is an Action")
+    func reactiveObjCCommand() {
+        let log = Recorder<String>()
+        // RACCommand → Action: serial executions, enabled by a property
+        let isOnline = MutableProperty(true)
+        let save = Action<String, Int, TemperatureError>(enabledIf: isOnline) { text in   // initWithEnabled:signalBlock:
+            SignalProducer(value: text.count)
+        }
+        save.isExecuting.signal.observeValues { log.append("executing \($0)") }   // executing
+        save.values.observeValues { log.append("saved \($0)") }                   // [executionSignals flatten]
+        save.apply("draft").start()                                              // execute:
+        isOnline.value = false                                                   // enabled is now false
+        save.apply("later").startWithFailed { log.append("\($0)") }              // RACCommandErrorNotEnabled
+
+        #expect(log.items == ["executing true", "saved 5", "executing false", "disabled"])
+    }
+
     @Test("from ReactiveObjC: behavior and replay subjects, groupBy:, RAC() bindings")
     func reactiveObjCSubjects() {
         let log = Recorder<String>()
