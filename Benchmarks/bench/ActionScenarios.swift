@@ -3,6 +3,9 @@ import MallocCounter
 
 // MARK: Actions
 
+/// The action case's comparison column: its work started without the action.
+let producerAloneName = "producer alone"
+
 /// `apply().start()` of an action whose work is a one-value producer, with
 /// one observer on the start: ns and heap allocations per execution (the
 /// start, the enabled check, the value, the completion, the action enabled
@@ -36,16 +39,16 @@ struct ActionExecution {
     }
 
     private func measure(_ executions: Int, sink: Sink, _ execute: () -> Disposable) -> Measurement {
-        for _ in 0..<64 { execute() }
+        for _ in 0..<64 { _ = execute() }
         // Timed without the malloc counter (two atomic adds per allocation
         // and per free); allocations counted over a separate loop.
         let t0 = now()
-        for _ in 0..<executions { execute() }
+        for _ in 0..<executions { _ = execute() }
         let t1 = now()
         let counted = 256
         mc_set_counting(1)
         let a0 = mc_allocations()
-        for _ in 0..<counted { execute() }
+        for _ in 0..<counted { _ = execute() }
         let a1 = mc_allocations()
         mc_set_counting(0)
         check(sink.total == executions + 64 + counted, "action execution lost values")
@@ -60,6 +63,6 @@ func runActionScenarios(_ runner: Runner) {
     runner.measure(scenario: "action", title: "action: apply().start() of a one-value producer, one observer",
                    caseName: "execution", metrics: ActionExecution.metrics,
                    entries: [Entry(name: flareName) { execution.action(amount: $0) },
-                             Entry(name: "producer alone") { execution.producer(amount: $0) }],
+                             Entry(name: producerAloneName) { execution.producer(amount: $0) }],
                    initialAmount: 1024)
 }

@@ -50,7 +50,7 @@ func allContendersWithUnbounded<B: ContenderBody>(_ body: B) -> [Entry] {
 
 let flareName = FlareContender.name
 let limitName = "Limit"
-let contenderOrder = [FlareContender.name, FlareUnboundedContender.name, LockedContender.name, SnapshotContender.name, flareSignalName, mutexPropertyName, asyncStreamName, limitName]
+let contenderOrder = [FlareContender.name, FlareUnboundedContender.name, LockedContender.name, SnapshotContender.name, flareSignalName, producerAloneName, mutexPropertyName, asyncStreamName, limitName]
 
 struct Options {
     var quick = false

@@ -171,6 +171,21 @@ struct ActionTests {
         #expect(f.executing.items == [true, false])
     }
 
+    @Test("a start disposed before it runs executes nothing and leaves the action enabled")
+    func disposedBeforeStart() {
+        let f = Fixture()
+        f.enabled.value = true
+        let events = Recorder<String>()
+        f.action.apply(0).startWithSignal { signal, interrupter in
+            signal.observe { events.append(describe($0)) }
+            interrupter.dispose()
+        }
+        #expect(events.items == ["interrupted"])
+        #expect(f.executions.count == 0)
+        #expect(f.action.isEnabled.value == true && f.action.isExecuting.value == false)
+        #expect(f.executing.items.isEmpty)
+    }
+
     @Test("an observer of completed finds the action enabled, and may execute it again")
     func completedObserverReapplies() {
         let f = Fixture()

@@ -40,16 +40,22 @@
 public final class Action<Input, Output, Error: Swift.Error> {
     /// Starts an execution if the action is enabled: the work of one
     /// execution, or `nil` if disabled.
-    private let begin: (Input) -> SignalProducer<Output, Error>?
+    @usableFromInline
+    let begin: (Input) -> SignalProducer<Output, Error>?
 
-    private let control: ExecutionControl
-    private let eventsInput: Signal<Signal<Output, Error>.Event, Never>.Observer
-    private let disabledErrorsInput: Signal<(), Never>.Observer
-    private let token: Lifetime.Token
+    @usableFromInline
+    let control: ExecutionControl
+    @usableFromInline
+    let eventsInput: Signal<Signal<Output, Error>.Event, Never>.Observer
+    @usableFromInline
+    let disabledErrorsInput: Signal<(), Never>.Observer
+    @usableFromInline
+    let token: Lifetime.Token
 
     /// The action's state property (or what it is derived from), retained
     /// for as long as the action lives.
-    private let stateOwner: AnyObject
+    @usableFromInline
+    let stateOwner: AnyObject
 
     /// The lifetime of the action: it ends when the action deinitializes.
     public let lifetime: Lifetime
@@ -82,7 +88,8 @@ public final class Action<Input, Output, Error: Swift.Error> {
 
     /// The designated initializer: `admit` turns a value of `state` into the
     /// argument of an execution, or `nil` while the action is disabled.
-    private init<State: PropertyProtocol, Admitted>(
+    @inlinable
+    init<State: PropertyProtocol, Admitted>(
         state: State,
         retaining owner: AnyObject,
         admit: @escaping (State.Value) -> Admitted?,
@@ -114,6 +121,7 @@ public final class Action<Input, Output, Error: Swift.Error> {
     /// `state`; each execution is the work `execute` makes of that value and
     /// the input. The value `execute` receives is the one the start found
     /// enabled. The action retains `state`.
+    @inlinable
     public convenience init<State: PropertyProtocol>(
         state: State,
         enabledIf isEnabled: @escaping (State.Value) -> Bool,
@@ -124,6 +132,7 @@ public final class Action<Input, Output, Error: Swift.Error> {
 
     /// An action whose executions take the latest value of `state` and the
     /// input; enabled whenever no execution runs. The action retains `state`.
+    @inlinable
     public convenience init<State: PropertyProtocol>(
         state: State,
         execute: @escaping (State.Value, Input) -> SignalProducer<Output, Error>
@@ -133,6 +142,7 @@ public final class Action<Input, Output, Error: Swift.Error> {
 
     /// An action enabled while `isEnabled` is `true` (and no execution
     /// runs). The action retains `isEnabled`.
+    @inlinable
     public convenience init<P: PropertyProtocol>(
         enabledIf isEnabled: P,
         execute: @escaping (Input) -> SignalProducer<Output, Error>
@@ -142,6 +152,7 @@ public final class Action<Input, Output, Error: Swift.Error> {
 
     /// An action enabled while `state` holds a value (not `nil`); executions
     /// take that value and the input. The action retains `state`.
+    @inlinable
     public convenience init<P: PropertyProtocol, T>(
         unwrapping state: P,
         execute: @escaping (T, Input) -> SignalProducer<Output, Error>
@@ -152,6 +163,7 @@ public final class Action<Input, Output, Error: Swift.Error> {
     /// An action enabled while `state` holds a valid (or coerced) value;
     /// executions take that value (the replacement, if coerced) and the
     /// input. The action retains `state`.
+    @inlinable
     public convenience init<T, E>(
         validated state: ValidatingProperty<T, E>,
         execute: @escaping (T, Input) -> SignalProducer<Output, Error>
@@ -160,6 +172,7 @@ public final class Action<Input, Output, Error: Swift.Error> {
     }
 
     /// An action enabled whenever no execution runs.
+    @inlinable
     public convenience init(execute: @escaping (Input) -> SignalProducer<Output, Error>) {
         let always = Property(value: ())
         self.init(state: always, retaining: always, admit: { $0 }, execute: { _, input in execute(input) })
@@ -179,6 +192,7 @@ public final class Action<Input, Output, Error: Swift.Error> {
     /// Disposing the start interrupts the execution: the started producer
     /// receives `interrupted`, and the action is enabled again. The producer
     /// retains the action.
+    @inlinable
     public func apply(_ input: Input) -> SignalProducer<Output, ActionError<Error>> {
         SignalProducer { [self] observer, lifetime in
             guard let work = begin(input) else {
@@ -186,18 +200,24 @@ public final class Action<Input, Output, Error: Swift.Error> {
                 disabledErrorsInput.send(value: ())
                 return
             }
-            // Exactly once, when the run ends: the work terminated (the
-            // observer's terminal event ends the run before `events` hears
-            // of it, so an observer of `completed` finds the action enabled),
-            // or the start was disposed (at once if it already was).
-            lifetime.observeEnded(control.end)
-            work.startWithSignal { signal, interrupter in
-                lifetime += interrupter
-                signal.observe { [self] event in
+            // The work runs as a run of its own whose events this closure
+            // forwards: no signal is made for it. The run is tied to this
+            // start's lifetime before it starts, so disposing the start
+            // interrupts the work at any point, and it always ends with
+            // one terminal event (`interrupted` if disposed before it ran).
+            // The execution ends at that event: after the work's last
+            // delivery, so two executions never deliver at once; after the
+            // started producer has it and before `events` hears of it, so
+            // an observer of `completed` finds the action enabled.
+            let run = work.makeRun { _ in
+                { [self] event in
                     observer.send(event.mapError(ActionError.producerFailed))
+                    if event.isTerminating { control.end() }
                     eventsInput.send(value: event)
                 }
             }
+            lifetime += run
+            run.startIfNotDisposed()
         }
     }
 }
@@ -206,12 +226,14 @@ extension Action: @unchecked Sendable {}
 
 extension Action where Input == Void {
     /// ``apply(_:)`` with no input.
+    @inlinable
     public func apply() -> SignalProducer<Output, ActionError<Error>> {
         apply(())
     }
 
     /// An action whose executions take the latest value of `state`;
     /// enabled whenever no execution runs. The action retains `state`.
+    @inlinable
     public convenience init<P: PropertyProtocol>(
         state: P,
         execute: @escaping (P.Value) -> SignalProducer<Output, Error>
@@ -221,6 +243,7 @@ extension Action where Input == Void {
 
     /// An action enabled while `state` holds a value (not `nil`); executions
     /// take that value. The action retains `state`.
+    @inlinable
     public convenience init<P: PropertyProtocol, T>(
         unwrapping state: P,
         execute: @escaping (T) -> SignalProducer<Output, Error>
@@ -231,6 +254,7 @@ extension Action where Input == Void {
     /// An action enabled while `state` holds a valid (or coerced) value;
     /// executions take that value (the replacement, if coerced). The action
     /// retains `state`.
+    @inlinable
     public convenience init<T, E>(
         validated state: ValidatingProperty<T, E>,
         execute: @escaping (T) -> SignalProducer<Output, Error>

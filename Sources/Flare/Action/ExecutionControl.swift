@@ -20,26 +20,34 @@
 ///
 /// The gate is a spin-then-yield exclusion held for a few loads and stores
 /// (never across a wait for anything but another transition).
+@usableFromInline
 class ExecutionControl: @unchecked Sendable {
     @usableFromInline
     let gate = WriteGate()
 
     /// Whether the action's state allows an execution. Under `gate`;
     /// set with the admitted state (`StateControl.admitted`).
+    @usableFromInline
     @exclusivity(unchecked)
     final var stateAllows: Bool
 
     /// Whether an execution runs. Under `gate`.
+    @usableFromInline
     @exclusivity(unchecked)
     final var executing = false
 
+    @usableFromInline
     final let executingChannel: PropertyChannel<Bool>
+    @usableFromInline
     final let enabledChannel: PropertyChannel<Bool>
 
     /// The action's `isExecuting` and `isEnabled`: views of the channels.
+    @usableFromInline
     final let isExecuting: Property<Bool>
+    @usableFromInline
     final let isEnabled: Property<Bool>
 
+    @usableFromInline
     init(stateAllows: Bool) {
         self.stateAllows = stateAllows
         let (executingChannel, executingSignal) = PropertyChannel.make(false)
@@ -51,12 +59,15 @@ class ExecutionControl: @unchecked Sendable {
     }
 
     /// What `isExecuting` and `isEnabled` show, as of the last transition.
+    @usableFromInline
     typealias Published = (executing: Bool, enabled: Bool)
 
     /// Under `gate`: the values the properties show.
+    @inlinable
     final var published: Published { (executing, stateAllows && !executing) }
 
     /// Enters the gate; returns what the properties show, for `leave(from:)`.
+    @inlinable
     @inline(__always)
     final func enter() -> Published {
         gate.enter("Action")
@@ -65,6 +76,7 @@ class ExecutionControl: @unchecked Sendable {
 
     /// Stages the values that changed since `old` on their properties,
     /// leaves the gate, then delivers what this thread must.
+    @inlinable
     @inline(__always)
     final func leave(from old: Published) {
         let new = published
@@ -77,6 +89,7 @@ class ExecutionControl: @unchecked Sendable {
 
     /// An execution has ended (completed, failed, interrupted, or its start
     /// was disposed): the action may execute again.
+    @inlinable
     final func end() {
         let old = enter()
         executing = false
@@ -94,11 +107,14 @@ class ExecutionControl: @unchecked Sendable {
 /// An `ExecutionControl` that also holds the action's state as its
 /// executions take it: `admitted`, the argument of the next execution, or
 /// `nil` while the state disables the action.
+@usableFromInline
 final class StateControl<Admitted>: ExecutionControl, @unchecked Sendable {
     /// Under `gate`; `stateAllows == (admitted != nil)`.
+    @usableFromInline
     @exclusivity(unchecked)
     var admitted: Admitted?
 
+    @inlinable
     init(admitted: Admitted?) {
         self.admitted = admitted
         super.init(stateAllows: admitted != nil)
@@ -106,6 +122,7 @@ final class StateControl<Admitted>: ExecutionControl, @unchecked Sendable {
 
     /// Starts an execution if the action is enabled: marks it executing and
     /// returns the state it runs with, in one step. `nil`: disabled.
+    @inlinable
     func begin() -> Admitted? {
         let old = enter()
         guard !executing, let argument = admitted else {
@@ -120,6 +137,7 @@ final class StateControl<Admitted>: ExecutionControl, @unchecked Sendable {
     /// The action's state changed; `admitted` is what the action's predicate
     /// made of it (computed before, outside the gate: the state's changes
     /// arrive serialized, so they are applied in order).
+    @inlinable
     func update(_ admitted: Admitted?) {
         let old = enter()
         self.admitted = admitted
