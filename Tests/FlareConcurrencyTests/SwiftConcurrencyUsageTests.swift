@@ -110,6 +110,13 @@ final class Tally: Sendable {
     var value: Int { count.load(ordering: .sequentiallyConsistent) }
 }
 
+/// Outcomes recorded from many tasks: Sendable by construction.
+final class Outcomes: Sendable {
+    private let items = Mutex<[String]>([])
+    func append(_ item: String) { items.withLock { $0.append(item) } }
+    var all: [String] { items.withLock { $0 } }
+}
+
 // MARK: Tests
 
 @Suite("Flare from Swift 6 code: actors, main-actor view models, task groups")
@@ -249,6 +256,33 @@ struct SwiftConcurrencyUsageTests {
     }
 
     @MainActor
+    @Test("an Action shared by concurrent tasks: exactly one start executes, the others fail with .disabled")
+    func actionAcrossTasks() async {
+        let (results, input) = Signal<Double, SensorError>.pipe()
+        let refresh = Action<Void, Double, SensorError> { SignalProducer(results) }
+        let outcomes = Outcomes()
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    refresh.apply().start { event in
+                        switch event {
+                        case let .value(value): outcomes.append("value \(value)")
+                        case .failed(.disabled): outcomes.append("disabled")
+                        case let .failed(error): outcomes.append("failed \(error)")
+                        case .completed: outcomes.append("completed")
+                        case .interrupted: outcomes.append("interrupted")
+                        }
+                    }
+                }
+            }
+        }
+        #expect(refresh.isExecuting.value == true)
+        input.send(value: 21.5)
+        input.sendCompleted()
+        #expect(outcomes.all.sorted() == (["completed", "value 21.5"] + Array(repeating: "disabled", count: 7)).sorted())
+        #expect(refresh.isExecuting.value == false)
+    }
+
     @Test("a TestScheduler drives a main-actor task sleeping on it")
     func schedulerSleepOnMainActor() async throws {
         let scheduler = TestScheduler()
