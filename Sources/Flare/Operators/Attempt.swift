@@ -75,7 +75,7 @@ struct AttemptMapOperator<Value, U, Error: Swift.Error>: UnaryOperator {
     init(transform: @escaping (Value) -> Result<U, Error>) { self.transform = transform }
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Value, Error>.Event) -> Void
+    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == U, Sink.Error == Error {
         var hasFailed = false
         return { event in

@@ -74,7 +74,7 @@ struct CollectOperator<Value, Error: Swift.Error>: UnaryOperator {
     init(shouldEmit: @escaping ([Value]) -> Bool) { self.shouldEmit = shouldEmit }
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Value, Error>.Event) -> Void
+    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == [Value], Sink.Error == Error {
         var values: [Value] = []
         var hasReceived = false
@@ -115,7 +115,7 @@ struct CollectBeforeOperator<Value, Error: Swift.Error>: UnaryOperator {
     init(shouldEmit: @escaping ([Value], Value) -> Bool) { self.shouldEmit = shouldEmit }
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Value, Error>.Event) -> Void
+    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == [Value], Sink.Error == Error {
         var values: [Value] = []
         var hasReceived = false

@@ -52,7 +52,7 @@ protocol UnaryOperator<Input, InputError, Output, OutputError> {
     /// the operator's output to `downstream`. Called once per derived signal,
     /// or once per start of a producer; state the closure captures is
     /// touched only inside the input's serialized delivery.
-    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Input, InputError>.Event) -> Void
+    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Input, InputError>.Event) -> Void
     where Sink.Value == Output, Sink.Error == OutputError
 }
 

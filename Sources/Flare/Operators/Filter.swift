@@ -14,7 +14,7 @@ struct FilterOperator<Value, Error: Swift.Error, Verdict> {
 
 extension FilterOperator: UnaryOperator, FilteringOperator where Verdict == Bool {
     @inlinable
-    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Value, Error>.Event) -> Void
+    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == Value, Sink.Error == Error {
         let link = Link(isIncluded, downstream)
         return { event in link.filter(event) }
@@ -34,7 +34,7 @@ struct CompactMapOperator<Input, Output, Error: Swift.Error>: UnaryOperator {
     init(_ transform: @escaping (Input) -> Output?) { self.transform = transform }
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Input, Error>.Event) -> Void
+    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Input, Error>.Event) -> Void
     where Sink.Value == Output, Sink.Error == Error {
         let link = Link(transform, downstream)
         return { event in link.compactMap(event) }

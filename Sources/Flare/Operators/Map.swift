@@ -10,7 +10,7 @@ struct MapOperator<Input, Output, Error: Swift.Error>: UnaryOperator {
     init(_ transform: @escaping (Input) -> Output) { self.transform = transform }
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Input, Error>.Event) -> Void
+    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Input, Error>.Event) -> Void
     where Sink.Value == Output, Sink.Error == Error {
         let link = Link(transform, downstream)
         return { event in link.map(event) }
@@ -29,7 +29,7 @@ struct MapErrorOperator<Value, InputError: Swift.Error, OutputError: Swift.Error
     init(_ transform: @escaping (InputError) -> OutputError) { self.transform = transform }
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Value, InputError>.Event) -> Void
+    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Value, InputError>.Event) -> Void
     where Sink.Value == Value, Sink.Error == OutputError {
         { [transform] event in
             switch event {

@@ -81,7 +81,7 @@ struct MaterializeOperator<Value, Error: Swift.Error>: UnaryOperator {
     init() {}
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Value, Error>.Event) -> Void
+    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == Signal<Value, Error>.Event, Sink.Error == Never {
         { event in
             downstream.deliverHeld(.value(event))
@@ -106,7 +106,7 @@ struct MaterializeResultsOperator<Value, Error: Swift.Error>: UnaryOperator {
     init() {}
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Value, Error>.Event) -> Void
+    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == Result<Value, Error>, Sink.Error == Never {
         { event in
             switch event {
@@ -136,7 +136,7 @@ struct DematerializeOperator<Carrier: EventProtocol>: UnaryOperator {
     init() {}
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Carrier, Never>.Event) -> Void
+    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Carrier, Never>.Event) -> Void
     where Sink.Value == Carrier.Value, Sink.Error == Carrier.Error {
         { event in
             switch event {
@@ -161,7 +161,7 @@ struct DematerializeResultsOperator<Success, Failure: Swift.Error>: UnaryOperato
     init() {}
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Result<Success, Failure>, Never>.Event) -> Void
+    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Result<Success, Failure>, Never>.Event) -> Void
     where Sink.Value == Success, Sink.Error == Failure {
         { event in
             switch event {

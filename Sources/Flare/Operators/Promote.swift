@@ -52,7 +52,7 @@ struct PromoteErrorOperator<Value, F: Swift.Error>: UnaryOperator {
     init() {}
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Value, Never>.Event) -> Void
+    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Value, Never>.Event) -> Void
     where Sink.Value == Value, Sink.Error == F {
         { event in
             switch event {
@@ -77,7 +77,7 @@ struct PromoteValueOperator<U, Error: Swift.Error>: UnaryOperator {
     init() {}
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Never, Error>.Event) -> Void
+    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Never, Error>.Event) -> Void
     where Sink.Value == U, Sink.Error == Error {
         { event in
             switch event {

@@ -38,7 +38,7 @@ struct ReduceOperator<Value, U, Error: Swift.Error>: UnaryOperator {
     init(initialResult: U, nextPartialResult: @escaping (inout U, Value) -> Void) { self.initialResult = initialResult; self.nextPartialResult = nextPartialResult }
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Value, Error>.Event) -> Void
+    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == U, Sink.Error == Error {
         var result = initialResult
         return { event in

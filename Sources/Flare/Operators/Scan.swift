@@ -85,7 +85,7 @@ struct ScanMapOperator<Value, State, U, Error: Swift.Error>: UnaryOperator {
     init(initialState: State, next: @escaping (inout State, Value) -> U) { self.initialState = initialState; self.next = next }
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Value, Error>.Event) -> Void
+    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == U, Sink.Error == Error {
         var state = initialState
         return { event in
@@ -112,7 +112,7 @@ struct CombinePreviousOperator<Value, Error: Swift.Error>: UnaryOperator {
     init(seed: Value?) { self.seed = seed }
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Value, Error>.Event) -> Void
+    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == (Value, Value), Sink.Error == Error {
         var previous = seed
         return { event in

@@ -53,7 +53,7 @@ struct SideEffectsOperator<Value, Error: Swift.Error>: FilteringOperator {
     }
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Value, Error>.Event) -> Void
+    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == Value, Sink.Error == Error {
         if let disposed { downstream.lifetime.observeEnded(disposed) }
         return { received in

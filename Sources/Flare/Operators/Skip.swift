@@ -99,7 +99,7 @@ struct SkipFirstOperator<Value, Error: Swift.Error>: FilteringOperator {
     }
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Value, Error>.Event) -> Void
+    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == Value, Sink.Error == Error {
         var remaining = count
         return { event in
@@ -121,7 +121,7 @@ struct SkipWhileOperator<Value, Error: Swift.Error>: FilteringOperator {
     init(shouldContinue: @escaping (Value) -> Bool) { self.shouldContinue = shouldContinue }
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Value, Error>.Event) -> Void
+    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == Value, Sink.Error == Error {
         var isSkipping = true
         return { [shouldContinue] event in
@@ -143,7 +143,7 @@ struct SkipRepeatsOperator<Value, Error: Swift.Error>: FilteringOperator {
     init(isEquivalent: @escaping (Value, Value) -> Bool) { self.isEquivalent = isEquivalent }
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Value, Error>.Event) -> Void
+    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == Value, Sink.Error == Error {
         var last: Value?
         return { [isEquivalent] event in
@@ -165,7 +165,7 @@ struct UniqueValuesOperator<Value, Error: Swift.Error, Identity: Hashable>: Filt
     init(transform: @escaping (Value) -> Identity) { self.transform = transform }
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Value, Error>.Event) -> Void
+    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == Value, Sink.Error == Error {
         var seen = Set<Identity>()
         return { [transform] event in

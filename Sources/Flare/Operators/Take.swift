@@ -100,7 +100,7 @@ struct TakeFirstOperator<Value, Error: Swift.Error>: FilteringOperator {
     }
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Value, Error>.Event) -> Void
+    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == Value, Sink.Error == Error {
         var remaining = count
         return { event in
@@ -128,7 +128,7 @@ struct TakeLastOperator<Value, Error: Swift.Error>: FilteringOperator {
     }
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Value, Error>.Event) -> Void
+    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == Value, Sink.Error == Error {
         // A ring: once full, `oldest` is where the next value overwrites.
         var ring: [Value] = []
@@ -174,7 +174,7 @@ struct TakeWhileOperator<Value, Error: Swift.Error>: FilteringOperator {
     }
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: Sink) -> (Signal<Value, Error>.Event) -> Void
+    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == Value, Sink.Error == Error {
         var isTaking = true
         return { [shouldContinue, forwardingTheLast] event in

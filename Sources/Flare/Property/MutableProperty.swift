@@ -115,7 +115,10 @@ extension SignalProducer where Error == Never {
         self.init(depth: 0) { run, sink in
             let core = SignalCore<Value, Never>()
             let handle = Signal(core: core)
-            _ = core.observe(Signal.Observer { sink.deliverHeld($0) })
+            // The observer holds the run (see `ProducerSink`).
+            _ = core.observe(Signal.Observer { [run] event in
+                withExtendedLifetime(run) { sink.deliverHeld(event) }
+            })
             run.connect(
                 lifetime: core.lifetime,
                 interrupt: { handle.core.send(.interrupted) },

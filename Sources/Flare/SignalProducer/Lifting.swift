@@ -6,8 +6,8 @@ extension SignalProducer {
     func lift<Op: UnaryOperator>(_ op: Op) -> SignalProducer<Op.Output, Op.OutputError>
     where Op.Input == Value, Op.InputError == Error {
         let upstream = self
-        return SignalProducer<Op.Output, Op.OutputError>(depth: depth + 1) { run, sink in
-            upstream.attach(run, ProducerSink(op.attach(to: sink), run: run, index: upstream.depth))
+        return SignalProducer<Op.Output, Op.OutputError>(depth: depth + 1, makeRunObject: makeRunObject) { run, sink in
+            upstream.attach(run, ProducerSink(op.attach(to: consume sink), run: run, index: upstream.depth))
         }
     }
 

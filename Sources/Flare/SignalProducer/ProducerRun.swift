@@ -17,12 +17,12 @@ import Synchronization
 /// Disposing the run sends `interrupted` into the root, which overtakes
 /// whatever is queued (contract 8) and ends the run's lifetime.
 @usableFromInline
-final class ProducerRun: Disposable, @unchecked Sendable {
+class ProducerRun: Disposable, @unchecked Sendable {
     /// Bit `i` set: link output `i` has delivered its terminal event (index
     /// 0 is the source's own output). Outputs beyond 64 use `overflow`.
     @usableFromInline
     @exclusivity(unchecked)
-    var terminatedBits: UInt64 = 0
+    final var terminatedBits: UInt64 = 0
 
     @usableFromInline
     let overflow: UnsafeMutablePointer<Bool>?
@@ -77,24 +77,38 @@ final class ProducerRun: Disposable, @unchecked Sendable {
     @usableFromInline
     let syncState = Atomic<Int>(0)
 
-    /// Whether the source is synchronous (set by `connectSynchronous`).
-    @exclusivity(unchecked)
-    private var isSynchronous = false
+    /// Whether the source is synchronous: the run is a `SynchronousRun`,
+    /// which holds the source (see there).
+    @usableFromInline
+    let isSynchronous: Bool
 
-    /// A synchronous source: called with `false`, sends its events (with
-    /// `emit`); with `true`, delivers `interrupted` to its output. One
-    /// closure for both, so that a start allocates one context, not two.
-    /// Owned by whichever thread moves the state word out of `idle` (the
-    /// starter, or an interrupter that came first), which drops it when the
-    /// run is over. Not optional: a function type inside an `Optional` is
-    /// stored at the generic abstraction, and calling it would allocate a
-    /// reabstraction thunk per start.
-    @exclusivity(unchecked)
-    private var synchronousSource: (_ interrupt: Bool) -> Void = ProducerRun.noSource
+    /// A synchronous run's entry points (see `SynchronousRun`), with the
+    /// run: `interrupt` false, called by the starter once it holds the state
+    /// word, runs the source (its events, then, if `endSynchronousDelivery()`
+    /// says so, `interrupted`); true, called by an interrupter that found
+    /// the run not started, delivers `interrupted`. Either releases the
+    /// source and its chain before returning.
+    ///
+    /// A function made where the run's types are concrete, rather than an
+    /// overridden method: a class generic over them would be entered, from
+    /// here, through its unspecialized code (generic metadata looked up on
+    /// every start). Not optional: a function type inside an `Optional` is
+    /// stored at the most general abstraction, and storing or calling it
+    /// would allocate a reabstraction thunk.
+    @usableFromInline
+    let synchronousSource: (ProducerRun, _ interrupt: Bool) -> Void
+
+    /// A run whose source has a root signal (it calls `connect`).
+    @usableFromInline
+    convenience init(linkCount: Int) {
+        self.init(linkCount: linkCount, isSynchronous: false, synchronousSource: ProducerRun.noSource)
+    }
 
     @usableFromInline
-    init(linkCount: Int) {
+    init(linkCount: Int, isSynchronous: Bool, synchronousSource: @escaping (ProducerRun, _ interrupt: Bool) -> Void) {
         lastIndex = linkCount - 1
+        self.isSynchronous = isSynchronous
+        self.synchronousSource = synchronousSource
         if linkCount > 64 {
             let extra = UnsafeMutablePointer<Bool>.allocate(capacity: linkCount - 64)
             extra.initialize(repeating: false, count: linkCount - 64)
@@ -111,13 +125,13 @@ final class ProducerRun: Disposable, @unchecked Sendable {
     /// Whether output `index` has delivered its terminal event.
     @inlinable
     @inline(__always)
-    func isTerminated(_ index: Int) -> Bool {
+    final func isTerminated(_ index: Int) -> Bool {
         if _fastPath(index < 64) { return terminatedBits & (1 &<< UInt64(index)) != 0 }
         return overflow.unsafelyUnwrapped[index - 64]
     }
 
     @inlinable
-    func markTerminated(_ index: Int) {
+    final func markTerminated(_ index: Int) {
         if index < 64 {
             terminatedBits |= 1 &<< UInt64(index)
         } else {
@@ -128,7 +142,7 @@ final class ProducerRun: Disposable, @unchecked Sendable {
     /// Called by a source when it has made its root signal: how to
     /// interrupt it, how to start it, and its lifetime.
     @usableFromInline
-    func connect(lifetime: Lifetime, interrupt: @escaping () -> Void, start: @escaping () -> Void) {
+    final func connect(lifetime: Lifetime, interrupt: @escaping () -> Void, start: @escaping () -> Void) {
         sourceLifetime = lifetime
         interruptSource = interrupt
         startSource = start
@@ -138,28 +152,28 @@ final class ProducerRun: Disposable, @unchecked Sendable {
         }
     }
 
-    /// Called by a synchronous source: `source(false)` sends its events
-    /// (with `emit`), `source(true)` delivers `interrupted` to its output.
-    @usableFromInline
-    func connectSynchronous(_ source: @escaping (_ interrupt: Bool) -> Void) {
-        isSynchronous = true
-        synchronousSource = source
-    }
+    /// The `synchronousSource` of a run that has none.
+    private static func noSource(_: ProducerRun, _: Bool) {}
 
-    /// The synchronous source of a run that has none, or is over.
-    private static func noSource(_: Bool) {}
+    /// The synchronous source has sent its events: releases the state word
+    /// and returns whether `interrupted` must still be delivered (an
+    /// interruption was requested meanwhile, and the source's output has not
+    /// terminated).
+    @usableFromInline
+    final func endSynchronousDelivery() -> Bool {
+        if syncState.compareExchange(expected: Self.delivering, desired: Self.done, ordering: .acquiringAndReleasing).exchanged {
+            return false
+        }
+        syncState.store(Self.done, ordering: .releasing)
+        return !isTerminated(0)
+    }
 
     /// Runs a synchronous source, unless the run was interrupted before it
     /// started (the interrupter then delivered `interrupted`).
-    private func startSynchronous() {
+    private final func startSynchronous() {
         guard syncState.compareExchange(expected: Self.idle, desired: Self.delivering, ordering: .acquiring).exchanged
         else { return }
-        let source = synchronousSource
-        source(false)
-        if !syncState.compareExchange(expected: Self.delivering, desired: Self.done, ordering: .acquiringAndReleasing).exchanged {
-            syncState.store(Self.done, ordering: .releasing)
-            if !isTerminated(0) { source(true) }
-        }
+        synchronousSource(self, false)
         finishSynchronous()
     }
 
@@ -168,7 +182,7 @@ final class ProducerRun: Disposable, @unchecked Sendable {
     /// more. One plain load per event: the source holds the state word for
     /// its whole run, and an interrupter only raises a flag in it.
     @inlinable
-    func emit<Value, Error>(_ event: Signal<Value, Error>.Event, to sink: ProducerSink<Value, Error>) -> Bool {
+    final func emit<Value, Error>(_ event: Signal<Value, Error>.Event, to sink: ProducerSink<Value, Error>) -> Bool {
         guard !isInterruptRequested else { return false }
         sink.deliverHeld(event)
         return !event.isTerminating
@@ -177,14 +191,14 @@ final class ProducerRun: Disposable, @unchecked Sendable {
     /// Whether a synchronous source should stop: an interruption (disposal,
     /// or an operator that ended the run) was requested.
     @inlinable
-    var isInterruptRequested: Bool {
+    final var isInterruptRequested: Bool {
         syncState.load(ordering: .acquiring) & Self.interruptRequested != 0
     }
 
     /// Interrupts a synchronous run: at once if its source has not started
     /// (the caller delivers `interrupted`), else by asking the source, which
     /// sees the request before its next event.
-    private func interruptSynchronous() {
+    private final func interruptSynchronous() {
         var state = syncState.load(ordering: .acquiring)
         while true {
             if state & (Self.done | Self.interruptRequested) != 0 { return }
@@ -195,20 +209,20 @@ final class ProducerRun: Disposable, @unchecked Sendable {
             state = current
         }
         if state == Self.idle {
-            synchronousSource(true)
+            synchronousSource(self, true)
             finishSynchronous()
         }
     }
 
-    /// The synchronous run is over: ends its lifetime, drops its source.
-    private func finishSynchronous() {
-        synchronousSource = ProducerRun.noSource
+    /// The synchronous run is over (its source and chain are released):
+    /// ends its lifetime.
+    private final func finishSynchronous() {
         earlyLifetime?.token.dispose()
     }
 
     /// Runs the source's start handler, unless the run was disposed first.
     @usableFromInline
-    func startIfNotDisposed() {
+    final func startIfNotDisposed() {
         if isSynchronous { return startSynchronous() }
         let start = startSource
         startSource = nil
@@ -217,7 +231,7 @@ final class ProducerRun: Disposable, @unchecked Sendable {
 
     /// The run's lifetime: it ends when the run terminates.
     @usableFromInline
-    var lifetime: Lifetime {
+    final var lifetime: Lifetime {
         if let sourceLifetime { return sourceLifetime }
         if let early = earlyLifetime { return early.lifetime }
         let made = Lifetime.make()
@@ -230,13 +244,13 @@ final class ProducerRun: Disposable, @unchecked Sendable {
     /// the run's delivery, so the interruption is delivered right after the
     /// current event, before anything else.
     @usableFromInline
-    func outputTerminated() {
+    final func outputTerminated() {
         if !isTerminated(0) { interrupt() }
     }
 
     /// Interrupts the run (any thread).
     @usableFromInline
-    func interrupt() {
+    final func interrupt() {
         if isSynchronous {
             interruptSynchronous()
         } else {
@@ -246,47 +260,113 @@ final class ProducerRun: Disposable, @unchecked Sendable {
 
     /// Whether `dispose()` has been called.
     @usableFromInline
-    var isDisposed: Bool { disposed.load(ordering: .acquiring) }
+    final var isDisposed: Bool { disposed.load(ordering: .acquiring) }
 
     /// Interrupts the run: the observer receives `interrupted` (after the
     /// one delivery already starting on another thread, if any) and the
     /// run's lifetime ends. Idempotent; any thread.
     @usableFromInline
-    func dispose() {
+    final func dispose() {
         guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         interrupt()
     }
 }
 
+/// The run of a synchronous source (`init(value:)`, a sequence …): the sink
+/// the source sends to is stored in the run itself, and the source's
+/// function is reached through the producer's `entry` closure (made once per
+/// producer), so that a start allocates the run and nothing else for its
+/// source (a closure capturing both, per start, cost an allocation and its
+/// retains). Made by the producer's `makeRunObject` (see `SignalProducer`),
+/// filled by the source's `attach`; owned, like the rest of the run's
+/// state, by whichever thread the state word designates.
+@usableFromInline
+final class SynchronousRun<Value, Error: Swift.Error>: ProducerRun, @unchecked Sendable {
+    /// The source's output, the chain's first link; nil once the run is
+    /// over, which releases the chain (and the observer) while the run's
+    /// handle may live on.
+    @exclusivity(unchecked)
+    @usableFromInline
+    var sink: ProducerSink<Value, Error>?
+
+    /// `entry` is the producer's (see `SignalProducer.init(synchronous:)`):
+    /// made once per producer, it calls `runSource` or `interruptSource`
+    /// with the source's function.
+    @inlinable
+    init(linkCount: Int, entry: @escaping (ProducerRun, _ interrupt: Bool) -> Void) {
+        super.init(linkCount: linkCount, isSynchronous: true, synchronousSource: entry)
+    }
+
+    // Both take the sink out of the run (a move: no retain), so that the
+    // chain is released when they return.
+
+    /// Sends the source's events with `send` (see `ProducerRun.synchronousSource`).
+    @inlinable
+    final func runSource(_ send: (ProducerRun, ProducerSink<Value, Error>) -> Void) {
+        guard let sink = sink.take() else { return }
+        send(self, sink)
+        if endSynchronousDelivery() { sink.deliverHeld(.interrupted) }
+    }
+
+    /// Delivers `interrupted` (see `ProducerRun.synchronousSource`).
+    @inlinable
+    final func interruptSource() {
+        guard let sink = sink.take() else { return }
+        sink.deliverHeld(.interrupted)
+    }
+}
+
 /// A link's output inside a producer run: the next link's closure, behind
 /// the link's terminated flag.
+///
+/// The run is held unowned: a chain of k links would otherwise retain and
+/// release it k times per start (and once more per link at teardown), a
+/// large part of a start's cost. Links are called only from the run's
+/// source, which keeps the run alive whenever it may deliver: a synchronous
+/// source is owned by the run and delivers only from inside the run's own
+/// methods (`startIfNotDisposed`, `interrupt`); a source with a root signal
+/// captures the run strongly in the root's observer (see
+/// `SignalProducer.init(_:)` with a start handler). Nothing else keeps a
+/// sink.
 @usableFromInline
 struct ProducerSink<Value, Error: Swift.Error>: EventSink {
     @usableFromInline let action: (Signal<Value, Error>.Event) -> Void
-    @usableFromInline let run: ProducerRun
+    /// Unmanaged rather than `unowned(unsafe)`: Swift copies (retains) an
+    /// `unowned(unsafe)` reference at each use, which would put a retain and
+    /// a release around every flag check; `_withUnsafeGuaranteedRef` uses
+    /// it at +0.
+    @usableFromInline let runReference: Unmanaged<ProducerRun>
     @usableFromInline let index: Int
 
     @inlinable
     init(_ action: @escaping (Signal<Value, Error>.Event) -> Void, run: ProducerRun, index: Int) {
         self.action = action
-        self.run = run
+        self.runReference = Unmanaged.passUnretained(run)
         self.index = index
     }
+
+    /// The run (retained by the caller's use: for the colder paths).
+    @inlinable
+    var run: ProducerRun { runReference.takeUnretainedValue() }
 
     @inlinable
     @inline(__always)
     func deliverHeld(_ event: Signal<Value, Error>.Event) {
-        guard !run.isTerminated(index) else { return }
+        let index = self.index
+        guard !runReference._withUnsafeGuaranteedRef({ $0.isTerminated(index) }) else { return }
         guard event.isTerminating else { return action(event) }
-        run.markTerminated(index)
+        runReference._withUnsafeGuaranteedRef { $0.markTerminated(index) }
         action(event)
-        if index == run.lastIndex { run.outputTerminated() }
+        runReference._withUnsafeGuaranteedRef { run in
+            if index == run.lastIndex { run.outputTerminated() }
+        }
     }
 
     @inlinable
     @inline(__always)
     func deliverHeld(value: Value) {
-        guard !run.isTerminated(index) else { return }
+        let index = self.index
+        guard !runReference._withUnsafeGuaranteedRef({ $0.isTerminated(index) }) else { return }
         action(.value(value))
     }
 

@@ -30,11 +30,23 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// to (the link at `depth`), makes the links' closures, then the
     /// source's root signal, and connects the run to it. Starts nothing.
     @usableFromInline
-    let attach: (ProducerRun, ProducerSink<Value, Error>) -> Void
+    let attach: (ProducerRun, consuming ProducerSink<Value, Error>) -> Void
+
+    /// Makes the run object of a start, given its number of links: a
+    /// `SynchronousRun` of the source's types for a synchronous source,
+    /// which its `attach` then fills; a plain `ProducerRun` otherwise.
+    /// Operators pass their source's on.
+    @usableFromInline
+    let makeRunObject: (_ linkCount: Int) -> ProducerRun
 
     @inlinable
-    init(depth: Int, attach: @escaping (ProducerRun, ProducerSink<Value, Error>) -> Void) {
+    init(
+        depth: Int,
+        makeRunObject: @escaping (_ linkCount: Int) -> ProducerRun = { ProducerRun(linkCount: $0) },
+        attach: @escaping (ProducerRun, consuming ProducerSink<Value, Error>) -> Void
+    ) {
         self.depth = depth
+        self.makeRunObject = makeRunObject
         self.attach = attach
     }
 
@@ -55,7 +67,12 @@ public struct SignalProducer<Value, Error: Swift.Error> {
         self.init(depth: 0) { run, sink in
             let core = SignalCore<Value, Error>()
             let handle = Signal(core: core)
-            _ = core.observe(Signal.Observer { sink.deliverHeld($0) })
+            // The observer holds the run: the sinks of its chain do not
+            // (see `ProducerSink`), and the root may deliver after every
+            // other reference to the run is gone.
+            _ = core.observe(Signal.Observer { [run] event in
+                withExtendedLifetime(run) { sink.deliverHeld(event) }
+            })
             run.connect(
                 lifetime: core.lifetime,
                 interrupt: { handle.core.send(.interrupted) },
@@ -72,10 +89,14 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// `ProducerRun`).
     @inlinable
     init(synchronous send: @escaping (ProducerRun, ProducerSink<Value, Error>) -> Void) {
-        self.init(depth: 0) { run, sink in
-            run.connectSynchronous { interrupt in
-                if interrupt { sink.deliverHeld(.interrupted) } else { send(sink.run, sink) }
-            }
+        // Made once per producer; each run holds it (see
+        // `ProducerRun.synchronousSource`).
+        let entry: (ProducerRun, Bool) -> Void = { run, interrupt in
+            let run = unsafeDowncast(run, to: SynchronousRun<Value, Error>.self)
+            if interrupt { run.interruptSource() } else { run.runSource(send) }
+        }
+        self.init(depth: 0, makeRunObject: { SynchronousRun<Value, Error>(linkCount: $0, entry: entry) }) { run, sink in
+            unsafeDowncast(run, to: SynchronousRun<Value, Error>.self).sink = sink
         }
     }
 

@@ -1,10 +1,11 @@
 extension SignalProducer {
-    /// Starts a run whose events go to `output`'s closure, and returns it
-    /// with its source not yet started.
+    /// Makes a run whose events go to `output`, and returns it with its
+    /// source not yet started. `output` is consumed: the run's chain holds
+    /// it without another retain.
     @inlinable
-    func makeRun(_ output: @escaping (ProducerRun) -> (Signal<Value, Error>.Event) -> Void) -> ProducerRun {
-        let run = ProducerRun(linkCount: depth + 1)
-        attach(run, ProducerSink(output(run), run: run, index: depth))
+    func makeRun(_ output: consuming @escaping (Signal<Value, Error>.Event) -> Void) -> ProducerRun {
+        let run = makeRunObject(depth + 1)
+        attach(run, ProducerSink(output, run: run, index: depth))
         return run
     }
 
@@ -27,10 +28,9 @@ extension SignalProducer {
         _ setup: (_ signal: Signal<Value, Error>, _ interruptHandle: Disposable) -> Result
     ) -> Result {
         let output = SignalCore<Value, Error>()
-        let run = makeRun { run in
-            output.lifetime.observeEnded { run.interrupt() }
-            return { event in output.send(event) }
-        }
+        let run = makeRunObject(depth + 1)
+        output.lifetime.observeEnded { run.interrupt() }
+        attach(run, ProducerSink({ event in output.send(event) }, run: run, index: depth))
         let result = setup(Signal(core: output), run)
         run.startIfNotDisposed()
         return result
@@ -59,8 +59,8 @@ extension SignalProducer {
 
     /// Starts a run whose last link is `output`.
     @inlinable
-    func startRun(_ output: @escaping (Signal<Value, Error>.Event) -> Void) -> Disposable {
-        let run = makeRun { _ in output }
+    func startRun(_ output: consuming @escaping (Signal<Value, Error>.Event) -> Void) -> Disposable {
+        let run = makeRun(output)
         run.startIfNotDisposed()
         return run
     }
