@@ -209,12 +209,10 @@ public final class Action<Input, Output, Error: Swift.Error> {
             // delivery, so two executions never deliver at once; after the
             // started producer has it and before `events` hears of it, so
             // an observer of `completed` finds the action enabled.
-            let run = work.makeRun { _ in
-                { [self] event in
-                    observer.send(event.mapError(ActionError.producerFailed))
-                    if event.isTerminating { control.end() }
-                    eventsInput.send(value: event)
-                }
+            let run = work.makeRun { [self] event in
+                observer.send(event.mapError(ActionError.producerFailed))
+                if event.isTerminating { control.end() }
+                eventsInput.send(value: event)
             }
             lifetime += run
             run.startIfNotDisposed()
