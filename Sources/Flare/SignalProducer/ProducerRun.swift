@@ -152,6 +152,25 @@ class ProducerRun: Disposable, @unchecked Sendable {
         }
     }
 
+    /// Called by a source that relays the events of another run (an
+    /// `Action`'s execution): how to interrupt it and how to start it. The
+    /// run has no root signal and no lifetime of its own: `lifetime` makes
+    /// one only if asked, and the source ends it with `relayEnded()` once
+    /// its terminal event has been delivered.
+    @usableFromInline
+    final func connectRelay(interrupt: @escaping () -> Void, start: @escaping () -> Void) {
+        interruptSource = interrupt
+        startSource = start
+    }
+
+    /// A relaying source has delivered its terminal event: ends the run's
+    /// lifetime, if one was made. Called where the source delivers (its
+    /// deliveries are serialized), as `lifetime` is read.
+    @usableFromInline
+    final func relayEnded() {
+        earlyLifetime?.token.dispose()
+    }
+
     /// The `synchronousSource` of a run that has none.
     private static func noSource(_: ProducerRun, _: Bool) {}
 
