@@ -15,13 +15,12 @@
 // - Inputs of one type (the sequence forms) are an array; an event is
 //   tagged with its input's index.
 //
-// Once a form is specialized, the tags, the slots and the shape are inlined
-// into the engine's one switch. A two-input operator's tag is the old
-// `Pair` of the two inputs' events, made where each input is observed; a
-// deeper tree adds one closure call per level below the root. (Not a
-// generic path type: it would grow with the depth, and the optimizer stops
-// specializing a recursion whose generic arguments grow, which left ten
-// inputs unspecialized and five times slower.)
+// Once a form is specialized, the slots and the shape are inlined into the
+// engine's one switch. An event is tagged where its input is observed, by a
+// closure per level of the tree above the input (one for two inputs, at
+// most four for ten). (Not a generic path type: it grows with the depth,
+// and the optimizer stops specializing a recursion whose generic arguments
+// grow, which left ten inputs unspecialized and five times slower.)
 //
 // Parameter packs (`each V`) do not serve here: an event sent into input k
 // must reach slot k, and a pack can neither be indexed nor be the payload of
