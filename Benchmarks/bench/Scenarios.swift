@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 
-let scenarioNames = ["fanout", "chain", "contention", "queued", "combine", "churn", "latency", "scaling", "memory", "producer", "flatten", "property", "async", "action"]
+let scenarioNames = ["fanout", "chain", "contention", "queued", "combine", "combine-arity", "churn", "latency", "scaling", "memory", "producer", "flatten", "property", "async", "action"]
 
 // MARK: Fan-out
 
@@ -783,6 +783,7 @@ func runAll(_ runner: Runner) {
                        entries: allContenders(body) + [Entry(name: limitName) { body.limit(count: $0) }],
                        initialAmount: 10_000, calibrated: false)
     }
+    runMultiInputScenarios(runner)
     runProducerScenarios(runner)
     runFlattenScenarios(runner)
     runPropertyScenarios(runner)

@@ -39,6 +39,25 @@ struct ProducerCombiningTests {
         #expect(log.items == [#"v(2, "s")"#, "completed"])
     }
 
+    @Test("static combineLatest and zip of ten producers: started in argument order, every value sent while starting kept")
+    func tenProducers() {
+        let starts = Recorder<Int>()
+        // Each sends its index, synchronously, when it starts, then completes.
+        let p = (0..<10).map { index in
+            SignalProducer<Int, Never> { observer, _ in
+                starts.append(index)
+                observer.send(value: index)
+                observer.sendCompleted()
+            }
+        }
+        #expect(events(SignalProducer.combineLatest(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9].map { "\($0)" }))
+            == [#"v(0, 1, 2, 3, 4, 5, 6, 7, 8, "9")"#, "completed"])
+        #expect(starts.items == Array(0..<10))
+        #expect(events(SignalProducer.zip(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9]))
+            == ["v(0, 1, 2, 3, 4, 5, 6, 7, 8, 9)", "completed"])
+        #expect(starts.items == Array(0..<10) + Array(0..<10))
+    }
+
     @Test("merge, and, or, all, any")
     func mergeAndBooleans() {
         let a = SignalProducer<Int, Never>(values: 1, 2)

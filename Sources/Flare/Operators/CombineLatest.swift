@@ -1,3 +1,67 @@
+/// The engine of every form of `combineLatest`: once every input has sent a
+/// value, the latest values (as `shape` flattens them) for every value of
+/// any input;
+/// `completed` once every input has completed; `failed` or `interrupted` at
+/// the first failure or interruption of any input.
+@inlinable
+func combineLatestEngine<Inputs: InputList, Shape: TupleShape>(
+    _ inputs: Inputs, as shape: Shape.Type
+) -> Signal<Shape.Flat, Inputs.Failure> where Shape.Nested == Inputs.Values {
+    funnel(inputs) { (downstream: HeldCore<Shape.Flat, Inputs.Failure>) in
+        var state = CombineLatestState(inputs.makeLatest(), count: inputs.count)
+        return { tag in
+            switch state.receive(tag) {
+            case .nothing: break
+            case let .value(values): downstream.deliverHeld(.value(Shape.flat(values)))
+            case let .lastValue(values):
+                downstream.deliverHeld(.value(Shape.flat(values)))
+                downstream.deliverHeld(.completed)
+            case .completed: downstream.deliverHeld(.completed)
+            case let .failed(error): downstream.deliverHeld(.failed(error))
+            case .interrupted: downstream.deliverHeld(.interrupted)
+            }
+        }
+    }
+}
+
+/// The state of a `combineLatest`.
+@usableFromInline
+struct CombineLatestState<Latest: LatestValues> {
+    @usableFromInline
+    var latest: Latest
+
+    /// Inputs with no value yet.
+    @usableFromInline
+    var missing: Int
+
+    /// Inputs that have not completed.
+    @usableFromInline
+    var running: Int
+
+    @inlinable
+    init(_ latest: Latest, count: Int) {
+        self.latest = latest
+        missing = count
+        running = count
+    }
+
+    @inlinable
+    mutating func receive(_ tag: Latest.Tag) -> EngineOutput<Latest.Values, Latest.Failure> {
+        switch latest.receive(tag) {
+        case let .value(isFirst):
+            if isFirst { missing -= 1 }
+            return missing == 0 ? .value(latest.values()) : .nothing
+        case .completed:
+            running -= 1
+            return running == 0 ? .completed : .nothing
+        case let .failed(error):
+            return .failed(error)
+        case .interrupted:
+            return .interrupted
+        }
+    }
+}
+
 extension Signal {
     /// Combines the latest value of this signal with the latest value of
     /// `other`.
@@ -16,36 +80,7 @@ extension Signal {
     /// output terminates, or when it has lost every observer and reference.
     @inlinable
     public func combineLatest<U>(with other: Signal<U, Error>) -> Signal<(Value, U), Error> {
-        typealias Output = Signal<(Value, U), Error>.Event
-        return funnel({ (downstream: HeldCore<(Value, U), Error>) in
-            var latestFirst: Value?
-            var latestSecond: U?
-            var firstCompleted = false
-            var secondCompleted = false
-            return { (tag: Pair<Event, Signal<U, Error>.Event>) in
-                switch tag {
-                case let .first(.value(value)):
-                    latestFirst = value
-                    if let second = latestSecond { downstream.deliverHeld(.value((value, second))) }
-                case let .second(.value(value)):
-                    latestSecond = value
-                    if let first = latestFirst { downstream.deliverHeld(.value((first, value))) }
-                case .first(.completed):
-                    firstCompleted = true
-                    if secondCompleted { downstream.deliverHeld(.completed) }
-                case .second(.completed):
-                    secondCompleted = true
-                    if firstCompleted { downstream.deliverHeld(.completed) }
-                case let .first(.failed(error)), let .second(.failed(error)):
-                    downstream.deliverHeld(.failed(error))
-                case .first(.interrupted), .second(.interrupted):
-                    downstream.deliverHeld(.interrupted)
-                }
-            }
-        }, connect: { input, observations in
-            observations += self.observe { input.send(value: .first($0)) }
-            observations += other.observe { input.send(value: .second($0)) }
-        })
+        combineLatestEngine(InputPair(SingleInput(self), SingleInput(other)), as: AsIs.self)
     }
 
     /// Combines the latest values of all `signals`, in input order.
@@ -64,39 +99,7 @@ extension Signal {
     where S.Element == Signal<Value, Error> {
         let inputs = Array(signals)
         guard !inputs.isEmpty else { return .never }
-        let count = inputs.count
-        return funnel(inputs) { (downstream: HeldCore<[Value], Error>) in
-            // `partial` fills up until every input has a value; from then on
-            // `latest` holds them all and is updated in place.
-            var partial = ContiguousArray<Value?>(repeating: nil, count: count)
-            var missing = count
-            var latest: [Value] = []
-            var completed = 0
-            return { tagged in
-                switch tagged.event {
-                case let .value(value):
-                    if missing == 0 {
-                        latest[tagged.index] = value
-                        downstream.deliverHeld(.value(latest))
-                    } else {
-                        if partial[tagged.index] == nil { missing -= 1 }
-                        partial[tagged.index] = value
-                        if missing == 0 {
-                            latest = partial.map { $0.unsafelyUnwrapped }
-                            partial = []
-                            downstream.deliverHeld(.value(latest))
-                        }
-                    }
-                case .completed:
-                    completed += 1
-                    if completed == count { downstream.deliverHeld(.completed) }
-                case let .failed(error):
-                    downstream.deliverHeld(.failed(error))
-                case .interrupted:
-                    downstream.deliverHeld(.interrupted)
-                }
-            }
-        }
+        return combineLatestEngine(InputArray(inputs), as: AsIs.self)
     }
 
     /// Combines the latest values of `a` and `b`, as `combineLatest(with:)`.
@@ -115,8 +118,7 @@ extension Signal {
     public static func combineLatest<B, C>(
         _ a: Signal<Value, Error>, _ b: Signal<B, Error>, _ c: Signal<C, Error>
     ) -> Signal<(Value, B, C), Error> {
-        Signal<Any, Error>.combineLatest([a.erased, b.erased, c.erased])
-            .map { ($0[0] as! Value, $0[1] as! B, $0[2] as! C) }
+        combineLatestEngine(InputPair(SingleInput(a), InputPair(SingleInput(b), SingleInput(c))), as: Tuple3.self)
     }
 
     /// Combines the latest values of all the signals, as
@@ -125,8 +127,7 @@ extension Signal {
     public static func combineLatest<B, C, D>(
         _ a: Signal<Value, Error>, _ b: Signal<B, Error>, _ c: Signal<C, Error>, _ d: Signal<D, Error>
     ) -> Signal<(Value, B, C, D), Error> {
-        Signal<Any, Error>.combineLatest([a.erased, b.erased, c.erased, d.erased])
-            .map { ($0[0] as! Value, $0[1] as! B, $0[2] as! C, $0[3] as! D) }
+        combineLatestEngine(InputPair(InputPair(SingleInput(a), SingleInput(b)), InputPair(SingleInput(c), SingleInput(d))), as: Tuple4.self)
     }
 
     /// Combines the latest values of all the signals, as
@@ -136,8 +137,7 @@ extension Signal {
         _ a: Signal<Value, Error>, _ b: Signal<B, Error>, _ c: Signal<C, Error>, _ d: Signal<D, Error>,
         _ e: Signal<E, Error>
     ) -> Signal<(Value, B, C, D, E), Error> {
-        Signal<Any, Error>.combineLatest([a.erased, b.erased, c.erased, d.erased, e.erased])
-            .map { ($0[0] as! Value, $0[1] as! B, $0[2] as! C, $0[3] as! D, $0[4] as! E) }
+        combineLatestEngine(InputPair(InputPair(SingleInput(a), SingleInput(b)), InputPair(SingleInput(c), InputPair(SingleInput(d), SingleInput(e)))), as: Tuple5.self)
     }
 
     /// Combines the latest values of all the signals, as
@@ -147,8 +147,7 @@ extension Signal {
         _ a: Signal<Value, Error>, _ b: Signal<B, Error>, _ c: Signal<C, Error>, _ d: Signal<D, Error>,
         _ e: Signal<E, Error>, _ f: Signal<F, Error>
     ) -> Signal<(Value, B, C, D, E, F), Error> {
-        Signal<Any, Error>.combineLatest([a.erased, b.erased, c.erased, d.erased, e.erased, f.erased])
-            .map { ($0[0] as! Value, $0[1] as! B, $0[2] as! C, $0[3] as! D, $0[4] as! E, $0[5] as! F) }
+        combineLatestEngine(InputPair(InputPair(SingleInput(a), InputPair(SingleInput(b), SingleInput(c))), InputPair(SingleInput(d), InputPair(SingleInput(e), SingleInput(f)))), as: Tuple6.self)
     }
 
     /// Combines the latest values of all the signals, as
@@ -158,10 +157,7 @@ extension Signal {
         _ a: Signal<Value, Error>, _ b: Signal<B, Error>, _ c: Signal<C, Error>, _ d: Signal<D, Error>,
         _ e: Signal<E, Error>, _ f: Signal<F, Error>, _ g: Signal<G, Error>
     ) -> Signal<(Value, B, C, D, E, F, G), Error> {
-        Signal<Any, Error>.combineLatest([a.erased, b.erased, c.erased, d.erased, e.erased, f.erased, g.erased])
-            .map {
-                ($0[0] as! Value, $0[1] as! B, $0[2] as! C, $0[3] as! D, $0[4] as! E, $0[5] as! F, $0[6] as! G)
-            }
+        combineLatestEngine(InputPair(InputPair(SingleInput(a), InputPair(SingleInput(b), SingleInput(c))), InputPair(InputPair(SingleInput(d), SingleInput(e)), InputPair(SingleInput(f), SingleInput(g)))), as: Tuple7.self)
     }
 
     /// Combines the latest values of all the signals, as
@@ -171,12 +167,7 @@ extension Signal {
         _ a: Signal<Value, Error>, _ b: Signal<B, Error>, _ c: Signal<C, Error>, _ d: Signal<D, Error>,
         _ e: Signal<E, Error>, _ f: Signal<F, Error>, _ g: Signal<G, Error>, _ h: Signal<H, Error>
     ) -> Signal<(Value, B, C, D, E, F, G, H), Error> {
-        Signal<Any, Error>.combineLatest([
-            a.erased, b.erased, c.erased, d.erased, e.erased, f.erased, g.erased, h.erased,
-        ]).map {
-            ($0[0] as! Value, $0[1] as! B, $0[2] as! C, $0[3] as! D, $0[4] as! E, $0[5] as! F, $0[6] as! G,
-             $0[7] as! H)
-        }
+        combineLatestEngine(InputPair(InputPair(InputPair(SingleInput(a), SingleInput(b)), InputPair(SingleInput(c), SingleInput(d))), InputPair(InputPair(SingleInput(e), SingleInput(f)), InputPair(SingleInput(g), SingleInput(h)))), as: Tuple8.self)
     }
 
     /// Combines the latest values of all the signals, as
@@ -187,12 +178,7 @@ extension Signal {
         _ e: Signal<E, Error>, _ f: Signal<F, Error>, _ g: Signal<G, Error>, _ h: Signal<H, Error>,
         _ i: Signal<I, Error>
     ) -> Signal<(Value, B, C, D, E, F, G, H, I), Error> {
-        Signal<Any, Error>.combineLatest([
-            a.erased, b.erased, c.erased, d.erased, e.erased, f.erased, g.erased, h.erased, i.erased,
-        ]).map {
-            ($0[0] as! Value, $0[1] as! B, $0[2] as! C, $0[3] as! D, $0[4] as! E, $0[5] as! F, $0[6] as! G,
-             $0[7] as! H, $0[8] as! I)
-        }
+        combineLatestEngine(InputPair(InputPair(InputPair(SingleInput(a), SingleInput(b)), InputPair(SingleInput(c), SingleInput(d))), InputPair(InputPair(SingleInput(e), SingleInput(f)), InputPair(SingleInput(g), InputPair(SingleInput(h), SingleInput(i))))), as: Tuple9.self)
     }
 
     /// Combines the latest values of all the signals, as
@@ -203,12 +189,7 @@ extension Signal {
         _ e: Signal<E, Error>, _ f: Signal<F, Error>, _ g: Signal<G, Error>, _ h: Signal<H, Error>,
         _ i: Signal<I, Error>, _ j: Signal<J, Error>
     ) -> Signal<(Value, B, C, D, E, F, G, H, I, J), Error> {
-        Signal<Any, Error>.combineLatest([
-            a.erased, b.erased, c.erased, d.erased, e.erased, f.erased, g.erased, h.erased, i.erased, j.erased,
-        ]).map {
-            ($0[0] as! Value, $0[1] as! B, $0[2] as! C, $0[3] as! D, $0[4] as! E, $0[5] as! F, $0[6] as! G,
-             $0[7] as! H, $0[8] as! I, $0[9] as! J)
-        }
+        combineLatestEngine(InputPair(InputPair(InputPair(SingleInput(a), SingleInput(b)), InputPair(SingleInput(c), InputPair(SingleInput(d), SingleInput(e)))), InputPair(InputPair(SingleInput(f), SingleInput(g)), InputPair(SingleInput(h), InputPair(SingleInput(i), SingleInput(j))))), as: Tuple10.self)
     }
 }
 
@@ -285,8 +266,7 @@ extension SignalProducer {
         _ a: A, _ b: B
     ) -> SignalProducer<(Value, B.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error {
-        SignalProducer<[Any], Error>.startingTogether([a.producer.erased, b.producer.erased]) { Signal<Any, Error>.combineLatest($0) }
-            .map { ($0[0] as! Value, $0[1] as! B.Value) }
+        a.producer.combineLatest(with: b)
     }
 
     /// `Signal.combineLatest` of one run of each producer, started in argument
@@ -295,8 +275,9 @@ extension SignalProducer {
         _ a: A, _ b: B, _ c: C
     ) -> SignalProducer<(Value, B.Value, C.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error {
-        SignalProducer<[Any], Error>.startingTogether([a.producer.erased, b.producer.erased, c.producer.erased]) { Signal<Any, Error>.combineLatest($0) }
-            .map { ($0[0] as! Value, $0[1] as! B.Value, $0[2] as! C.Value) }
+        startingTogether(ProducerPair(SingleProducer(a.producer), ProducerPair(SingleProducer(b.producer), SingleProducer(c.producer)))) {
+            combineLatestEngine($0, as: Tuple3.self)
+        }
     }
 
     /// `Signal.combineLatest` of one run of each producer, started in argument
@@ -305,8 +286,9 @@ extension SignalProducer {
         _ a: A, _ b: B, _ c: C, _ d: D
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error {
-        SignalProducer<[Any], Error>.startingTogether([a.producer.erased, b.producer.erased, c.producer.erased, d.producer.erased]) { Signal<Any, Error>.combineLatest($0) }
-            .map { ($0[0] as! Value, $0[1] as! B.Value, $0[2] as! C.Value, $0[3] as! D.Value) }
+        startingTogether(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), SingleProducer(d.producer)))) {
+            combineLatestEngine($0, as: Tuple4.self)
+        }
     }
 
     /// `Signal.combineLatest` of one run of each producer, started in argument
@@ -315,8 +297,9 @@ extension SignalProducer {
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error {
-        SignalProducer<[Any], Error>.startingTogether([a.producer.erased, b.producer.erased, c.producer.erased, d.producer.erased, e.producer.erased]) { Signal<Any, Error>.combineLatest($0) }
-            .map { ($0[0] as! Value, $0[1] as! B.Value, $0[2] as! C.Value, $0[3] as! D.Value, $0[4] as! E.Value) }
+        startingTogether(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), ProducerPair(SingleProducer(d.producer), SingleProducer(e.producer))))) {
+            combineLatestEngine($0, as: Tuple5.self)
+        }
     }
 
     /// `Signal.combineLatest` of one run of each producer, started in argument
@@ -325,8 +308,9 @@ extension SignalProducer {
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value, F.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error, F.Error == Error {
-        SignalProducer<[Any], Error>.startingTogether([a.producer.erased, b.producer.erased, c.producer.erased, d.producer.erased, e.producer.erased, f.producer.erased]) { Signal<Any, Error>.combineLatest($0) }
-            .map { ($0[0] as! Value, $0[1] as! B.Value, $0[2] as! C.Value, $0[3] as! D.Value, $0[4] as! E.Value, $0[5] as! F.Value) }
+        startingTogether(ProducerPair(ProducerPair(SingleProducer(a.producer), ProducerPair(SingleProducer(b.producer), SingleProducer(c.producer))), ProducerPair(SingleProducer(d.producer), ProducerPair(SingleProducer(e.producer), SingleProducer(f.producer))))) {
+            combineLatestEngine($0, as: Tuple6.self)
+        }
     }
 
     /// `Signal.combineLatest` of one run of each producer, started in argument
@@ -335,8 +319,9 @@ extension SignalProducer {
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value, F.Value, G.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error, F.Error == Error, G.Error == Error {
-        SignalProducer<[Any], Error>.startingTogether([a.producer.erased, b.producer.erased, c.producer.erased, d.producer.erased, e.producer.erased, f.producer.erased, g.producer.erased]) { Signal<Any, Error>.combineLatest($0) }
-            .map { ($0[0] as! Value, $0[1] as! B.Value, $0[2] as! C.Value, $0[3] as! D.Value, $0[4] as! E.Value, $0[5] as! F.Value, $0[6] as! G.Value) }
+        startingTogether(ProducerPair(ProducerPair(SingleProducer(a.producer), ProducerPair(SingleProducer(b.producer), SingleProducer(c.producer))), ProducerPair(ProducerPair(SingleProducer(d.producer), SingleProducer(e.producer)), ProducerPair(SingleProducer(f.producer), SingleProducer(g.producer))))) {
+            combineLatestEngine($0, as: Tuple7.self)
+        }
     }
 
     /// `Signal.combineLatest` of one run of each producer, started in argument
@@ -345,8 +330,9 @@ extension SignalProducer {
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value, F.Value, G.Value, H.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error, F.Error == Error, G.Error == Error, H.Error == Error {
-        SignalProducer<[Any], Error>.startingTogether([a.producer.erased, b.producer.erased, c.producer.erased, d.producer.erased, e.producer.erased, f.producer.erased, g.producer.erased, h.producer.erased]) { Signal<Any, Error>.combineLatest($0) }
-            .map { ($0[0] as! Value, $0[1] as! B.Value, $0[2] as! C.Value, $0[3] as! D.Value, $0[4] as! E.Value, $0[5] as! F.Value, $0[6] as! G.Value, $0[7] as! H.Value) }
+        startingTogether(ProducerPair(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), SingleProducer(d.producer))), ProducerPair(ProducerPair(SingleProducer(e.producer), SingleProducer(f.producer)), ProducerPair(SingleProducer(g.producer), SingleProducer(h.producer))))) {
+            combineLatestEngine($0, as: Tuple8.self)
+        }
     }
 
     /// `Signal.combineLatest` of one run of each producer, started in argument
@@ -355,8 +341,9 @@ extension SignalProducer {
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H, _ i: I
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value, F.Value, G.Value, H.Value, I.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error, F.Error == Error, G.Error == Error, H.Error == Error, I.Error == Error {
-        SignalProducer<[Any], Error>.startingTogether([a.producer.erased, b.producer.erased, c.producer.erased, d.producer.erased, e.producer.erased, f.producer.erased, g.producer.erased, h.producer.erased, i.producer.erased]) { Signal<Any, Error>.combineLatest($0) }
-            .map { ($0[0] as! Value, $0[1] as! B.Value, $0[2] as! C.Value, $0[3] as! D.Value, $0[4] as! E.Value, $0[5] as! F.Value, $0[6] as! G.Value, $0[7] as! H.Value, $0[8] as! I.Value) }
+        startingTogether(ProducerPair(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), SingleProducer(d.producer))), ProducerPair(ProducerPair(SingleProducer(e.producer), SingleProducer(f.producer)), ProducerPair(SingleProducer(g.producer), ProducerPair(SingleProducer(h.producer), SingleProducer(i.producer)))))) {
+            combineLatestEngine($0, as: Tuple9.self)
+        }
     }
 
     /// `Signal.combineLatest` of one run of each producer, started in argument
@@ -365,8 +352,9 @@ extension SignalProducer {
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H, _ i: I, _ j: J
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value, F.Value, G.Value, H.Value, I.Value, J.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error, F.Error == Error, G.Error == Error, H.Error == Error, I.Error == Error, J.Error == Error {
-        SignalProducer<[Any], Error>.startingTogether([a.producer.erased, b.producer.erased, c.producer.erased, d.producer.erased, e.producer.erased, f.producer.erased, g.producer.erased, h.producer.erased, i.producer.erased, j.producer.erased]) { Signal<Any, Error>.combineLatest($0) }
-            .map { ($0[0] as! Value, $0[1] as! B.Value, $0[2] as! C.Value, $0[3] as! D.Value, $0[4] as! E.Value, $0[5] as! F.Value, $0[6] as! G.Value, $0[7] as! H.Value, $0[8] as! I.Value, $0[9] as! J.Value) }
+        startingTogether(ProducerPair(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), ProducerPair(SingleProducer(d.producer), SingleProducer(e.producer)))), ProducerPair(ProducerPair(SingleProducer(f.producer), SingleProducer(g.producer)), ProducerPair(SingleProducer(h.producer), ProducerPair(SingleProducer(i.producer), SingleProducer(j.producer)))))) {
+            combineLatestEngine($0, as: Tuple10.self)
+        }
     }
 }
 

@@ -87,28 +87,6 @@ func funnel<Tag, U, F>(
     return output
 }
 
-/// Funnels `inputs`, tagging each event with the index of its input.
-@inlinable
-func funnel<V, E, U, F>(
-    _ inputs: [Signal<V, E>],
-    _ makeAction: (HeldCore<U, F>) -> ((index: Int, event: Signal<V, E>.Event)) -> Void
-) -> Signal<U, F> {
-    funnel(makeAction) { input, observations in
-        for (index, signal) in inputs.enumerated() {
-            observations += signal.observe { input.send(value: (index, $0)) }
-        }
-    }
-}
-
-extension Signal {
-    /// The same signal with its values erased to `Any`, so signals of
-    /// different value types can share one N-input engine.
-    @inlinable
-    var erased: Signal<Any, Error> {
-        map { $0 as Any }
-    }
-}
-
 /// A first-in first-out queue, amortized O(1) at both ends. A removed
 /// element is released at once, not when the storage is compacted.
 @usableFromInline

@@ -1,3 +1,74 @@
+/// The engine of every form of `zip`: the Nth value of every
+/// input as soon as each has sent its Nth (values waiting for the others are
+/// queued, without bound); `completed` once every input has completed, or as
+/// soon as one has completed with no value left waiting (no further tuple
+/// can be formed); `failed` or `interrupted` at the first failure or
+/// interruption of any input.
+@inlinable
+func zipEngine<Inputs: InputList, Shape: TupleShape>(
+    _ inputs: Inputs, as shape: Shape.Type
+) -> Signal<Shape.Flat, Inputs.Failure> where Shape.Nested == Inputs.Values {
+    funnel(inputs) { (downstream: HeldCore<Shape.Flat, Inputs.Failure>) in
+        var state = ZipState(inputs.makeQueues(), count: inputs.count)
+        return { tag in
+            switch state.receive(tag) {
+            case .nothing: break
+            case let .value(values): downstream.deliverHeld(.value(Shape.flat(values)))
+            case let .lastValue(values):
+                downstream.deliverHeld(.value(Shape.flat(values)))
+                downstream.deliverHeld(.completed)
+            case .completed: downstream.deliverHeld(.completed)
+            case let .failed(error): downstream.deliverHeld(.failed(error))
+            case .interrupted: downstream.deliverHeld(.interrupted)
+            }
+        }
+    }
+}
+
+/// The state of a `zip`.
+@usableFromInline
+struct ZipState<Queues: QueuedValues> {
+    @usableFromInline
+    var queues: Queues
+
+    @usableFromInline
+    let count: Int
+
+    /// Inputs with at least one value waiting.
+    @usableFromInline
+    var ready = 0
+
+    /// Inputs that have completed.
+    @usableFromInline
+    var completed = 0
+
+    @inlinable
+    init(_ queues: Queues, count: Int) {
+        self.queues = queues
+        self.count = count
+    }
+
+    @inlinable
+    mutating func receive(_ tag: Queues.Tag) -> EngineOutput<Queues.Values, Queues.Failure> {
+        var change = QueueChange()
+        switch queues.receive(tag, othersReady: ready == count - 1, &change) {
+        case let .tuple(values):
+            ready -= change.emptied
+            return change.exhausted ? .lastValue(values) : .value(values)
+        case .queued:
+            if change.filledEmpty { ready += 1 }
+            return .nothing
+        case let .completed(queueIsEmpty):
+            completed += 1
+            return queueIsEmpty || completed == count ? .completed : .nothing
+        case let .failed(error):
+            return .failed(error)
+        case .interrupted:
+            return .interrupted
+        }
+    }
+}
+
 extension Signal {
     /// Pairs the Nth value of this signal with the Nth value of `other`.
     ///
@@ -14,43 +85,7 @@ extension Signal {
     /// output terminates, or when it has lost every observer and reference.
     @inlinable
     public func zip<U>(with other: Signal<U, Error>) -> Signal<(Value, U), Error> {
-        funnel({ (downstream: HeldCore<(Value, U), Error>) in
-            var firstQueue = FIFO<Value>()
-            var secondQueue = FIFO<U>()
-            var firstCompleted = false
-            var secondCompleted = false
-            return { (tag: Pair<Event, Signal<U, Error>.Event>) in
-                switch tag {
-                case let .first(.value(value)):
-                    if secondQueue.isEmpty {
-                        firstQueue.append(value)
-                        return
-                    }
-                    downstream.deliverHeld(.value((value, secondQueue.removeFirst())))
-                    if secondCompleted, secondQueue.isEmpty { downstream.deliverHeld(.completed) }
-                case let .second(.value(value)):
-                    if firstQueue.isEmpty {
-                        secondQueue.append(value)
-                        return
-                    }
-                    downstream.deliverHeld(.value((firstQueue.removeFirst(), value)))
-                    if firstCompleted, firstQueue.isEmpty { downstream.deliverHeld(.completed) }
-                case .first(.completed):
-                    firstCompleted = true
-                    if secondCompleted || firstQueue.isEmpty { downstream.deliverHeld(.completed) }
-                case .second(.completed):
-                    secondCompleted = true
-                    if firstCompleted || secondQueue.isEmpty { downstream.deliverHeld(.completed) }
-                case let .first(.failed(error)), let .second(.failed(error)):
-                    downstream.deliverHeld(.failed(error))
-                case .first(.interrupted), .second(.interrupted):
-                    downstream.deliverHeld(.interrupted)
-                }
-            }
-        }, connect: { input, observations in
-            observations += self.observe { input.send(value: .first($0)) }
-            observations += other.observe { input.send(value: .second($0)) }
-        })
+        zipEngine(InputPair(SingleInput(self), SingleInput(other)), as: AsIs.self)
     }
 
     /// Zips the values of all `signals`: the Nth array holds the Nth value of
@@ -69,45 +104,7 @@ extension Signal {
     where S.Element == Signal<Value, Error> {
         let inputs = Array(signals)
         guard !inputs.isEmpty else { return .never }
-        let count = inputs.count
-        return funnel(inputs) { (downstream: HeldCore<[Value], Error>) in
-            var queues = ContiguousArray(repeating: FIFO<Value>(), count: count)
-            var completed = ContiguousArray(repeating: false, count: count)
-            // Inputs with at least one value waiting.
-            var ready = 0
-            var completedCount = 0
-            // Whether an input has completed with nothing waiting: no further
-            // tuple can be formed.
-            func isExhausted() -> Bool {
-                if completedCount == count { return true }
-                for index in 0..<count where completed[index] && queues[index].isEmpty { return true }
-                return false
-            }
-            return { tagged in
-                switch tagged.event {
-                case let .value(value):
-                    if queues[tagged.index].isEmpty { ready += 1 }
-                    queues[tagged.index].append(value)
-                    guard ready == count else { return }
-                    var tuple: [Value] = []
-                    tuple.reserveCapacity(count)
-                    for index in 0..<count {
-                        tuple.append(queues[index].removeFirst())
-                        if queues[index].isEmpty { ready -= 1 }
-                    }
-                    downstream.deliverHeld(.value(tuple))
-                    if completedCount > 0, isExhausted() { downstream.deliverHeld(.completed) }
-                case .completed:
-                    completed[tagged.index] = true
-                    completedCount += 1
-                    if isExhausted() { downstream.deliverHeld(.completed) }
-                case let .failed(error):
-                    downstream.deliverHeld(.failed(error))
-                case .interrupted:
-                    downstream.deliverHeld(.interrupted)
-                }
-            }
-        }
+        return zipEngine(InputArray(inputs), as: AsIs.self)
     }
 
     /// Zips the values of `a` and `b`, as `zip(with:)`.
@@ -122,8 +119,7 @@ extension Signal {
     public static func zip<B, C>(
         _ a: Signal<Value, Error>, _ b: Signal<B, Error>, _ c: Signal<C, Error>
     ) -> Signal<(Value, B, C), Error> {
-        Signal<Any, Error>.zip([a.erased, b.erased, c.erased])
-            .map { ($0[0] as! Value, $0[1] as! B, $0[2] as! C) }
+        zipEngine(InputPair(SingleInput(a), InputPair(SingleInput(b), SingleInput(c))), as: Tuple3.self)
     }
 
     /// Zips the values of all the signals, as `zip(with:)` does for two: the
@@ -132,8 +128,7 @@ extension Signal {
     public static func zip<B, C, D>(
         _ a: Signal<Value, Error>, _ b: Signal<B, Error>, _ c: Signal<C, Error>, _ d: Signal<D, Error>
     ) -> Signal<(Value, B, C, D), Error> {
-        Signal<Any, Error>.zip([a.erased, b.erased, c.erased, d.erased])
-            .map { ($0[0] as! Value, $0[1] as! B, $0[2] as! C, $0[3] as! D) }
+        zipEngine(InputPair(InputPair(SingleInput(a), SingleInput(b)), InputPair(SingleInput(c), SingleInput(d))), as: Tuple4.self)
     }
 
     /// Zips the values of all the signals, as `zip(with:)` does for two: the
@@ -146,12 +141,7 @@ extension Signal {
         _ d: Signal<D, Error>,
         _ e: Signal<E, Error>
     ) -> Signal<(Value, B, C, D, E), Error> {
-        Signal<Any, Error>.zip([a.erased, b.erased, c.erased, d.erased, e.erased]).map {
-            (
-                $0[0] as! Value, $0[1] as! B, $0[2] as! C, $0[3] as! D,
-                $0[4] as! E
-            )
-        }
+        zipEngine(InputPair(InputPair(SingleInput(a), SingleInput(b)), InputPair(SingleInput(c), InputPair(SingleInput(d), SingleInput(e)))), as: Tuple5.self)
     }
 
     /// Zips the values of all the signals, as `zip(with:)` does for two: the
@@ -165,12 +155,7 @@ extension Signal {
         _ e: Signal<E, Error>,
         _ f: Signal<F, Error>
     ) -> Signal<(Value, B, C, D, E, F), Error> {
-        Signal<Any, Error>.zip([a.erased, b.erased, c.erased, d.erased, e.erased, f.erased]).map {
-            (
-                $0[0] as! Value, $0[1] as! B, $0[2] as! C, $0[3] as! D,
-                $0[4] as! E, $0[5] as! F
-            )
-        }
+        zipEngine(InputPair(InputPair(SingleInput(a), InputPair(SingleInput(b), SingleInput(c))), InputPair(SingleInput(d), InputPair(SingleInput(e), SingleInput(f)))), as: Tuple6.self)
     }
 
     /// Zips the values of all the signals, as `zip(with:)` does for two: the
@@ -185,12 +170,7 @@ extension Signal {
         _ f: Signal<F, Error>,
         _ g: Signal<G, Error>
     ) -> Signal<(Value, B, C, D, E, F, G), Error> {
-        Signal<Any, Error>.zip([a.erased, b.erased, c.erased, d.erased, e.erased, f.erased, g.erased]).map {
-            (
-                $0[0] as! Value, $0[1] as! B, $0[2] as! C, $0[3] as! D,
-                $0[4] as! E, $0[5] as! F, $0[6] as! G
-            )
-        }
+        zipEngine(InputPair(InputPair(SingleInput(a), InputPair(SingleInput(b), SingleInput(c))), InputPair(InputPair(SingleInput(d), SingleInput(e)), InputPair(SingleInput(f), SingleInput(g)))), as: Tuple7.self)
     }
 
     /// Zips the values of all the signals, as `zip(with:)` does for two: the
@@ -206,12 +186,7 @@ extension Signal {
         _ g: Signal<G, Error>,
         _ h: Signal<H, Error>
     ) -> Signal<(Value, B, C, D, E, F, G, H), Error> {
-        Signal<Any, Error>.zip([a.erased, b.erased, c.erased, d.erased, e.erased, f.erased, g.erased, h.erased]).map {
-            (
-                $0[0] as! Value, $0[1] as! B, $0[2] as! C, $0[3] as! D,
-                $0[4] as! E, $0[5] as! F, $0[6] as! G, $0[7] as! H
-            )
-        }
+        zipEngine(InputPair(InputPair(InputPair(SingleInput(a), SingleInput(b)), InputPair(SingleInput(c), SingleInput(d))), InputPair(InputPair(SingleInput(e), SingleInput(f)), InputPair(SingleInput(g), SingleInput(h)))), as: Tuple8.self)
     }
 
     /// Zips the values of all the signals, as `zip(with:)` does for two: the
@@ -228,13 +203,7 @@ extension Signal {
         _ h: Signal<H, Error>,
         _ i: Signal<I, Error>
     ) -> Signal<(Value, B, C, D, E, F, G, H, I), Error> {
-        Signal<Any, Error>.zip([a.erased, b.erased, c.erased, d.erased, e.erased, f.erased, g.erased, h.erased, i.erased]).map {
-            (
-                $0[0] as! Value, $0[1] as! B, $0[2] as! C, $0[3] as! D,
-                $0[4] as! E, $0[5] as! F, $0[6] as! G, $0[7] as! H,
-                $0[8] as! I
-            )
-        }
+        zipEngine(InputPair(InputPair(InputPair(SingleInput(a), SingleInput(b)), InputPair(SingleInput(c), SingleInput(d))), InputPair(InputPair(SingleInput(e), SingleInput(f)), InputPair(SingleInput(g), InputPair(SingleInput(h), SingleInput(i))))), as: Tuple9.self)
     }
 
     /// Zips the values of all the signals, as `zip(with:)` does for two: the
@@ -252,13 +221,7 @@ extension Signal {
         _ i: Signal<I, Error>,
         _ j: Signal<J, Error>
     ) -> Signal<(Value, B, C, D, E, F, G, H, I, J), Error> {
-        Signal<Any, Error>.zip([a.erased, b.erased, c.erased, d.erased, e.erased, f.erased, g.erased, h.erased, i.erased, j.erased]).map {
-            (
-                $0[0] as! Value, $0[1] as! B, $0[2] as! C, $0[3] as! D,
-                $0[4] as! E, $0[5] as! F, $0[6] as! G, $0[7] as! H,
-                $0[8] as! I, $0[9] as! J
-            )
-        }
+        zipEngine(InputPair(InputPair(InputPair(SingleInput(a), SingleInput(b)), InputPair(SingleInput(c), InputPair(SingleInput(d), SingleInput(e)))), InputPair(InputPair(SingleInput(f), SingleInput(g)), InputPair(SingleInput(h), InputPair(SingleInput(i), SingleInput(j))))), as: Tuple10.self)
     }
 }
 
@@ -285,8 +248,7 @@ extension SignalProducer {
         _ a: A, _ b: B
     ) -> SignalProducer<(Value, B.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error {
-        SignalProducer<[Any], Error>.startingTogether([a.producer.erased, b.producer.erased]) { Signal<Any, Error>.zip($0) }
-            .map { ($0[0] as! Value, $0[1] as! B.Value) }
+        a.producer.zip(with: b)
     }
 
     /// `Signal.zip` of one run of each producer, started in argument
@@ -295,8 +257,9 @@ extension SignalProducer {
         _ a: A, _ b: B, _ c: C
     ) -> SignalProducer<(Value, B.Value, C.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error {
-        SignalProducer<[Any], Error>.startingTogether([a.producer.erased, b.producer.erased, c.producer.erased]) { Signal<Any, Error>.zip($0) }
-            .map { ($0[0] as! Value, $0[1] as! B.Value, $0[2] as! C.Value) }
+        startingTogether(ProducerPair(SingleProducer(a.producer), ProducerPair(SingleProducer(b.producer), SingleProducer(c.producer)))) {
+            zipEngine($0, as: Tuple3.self)
+        }
     }
 
     /// `Signal.zip` of one run of each producer, started in argument
@@ -305,8 +268,9 @@ extension SignalProducer {
         _ a: A, _ b: B, _ c: C, _ d: D
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error {
-        SignalProducer<[Any], Error>.startingTogether([a.producer.erased, b.producer.erased, c.producer.erased, d.producer.erased]) { Signal<Any, Error>.zip($0) }
-            .map { ($0[0] as! Value, $0[1] as! B.Value, $0[2] as! C.Value, $0[3] as! D.Value) }
+        startingTogether(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), SingleProducer(d.producer)))) {
+            zipEngine($0, as: Tuple4.self)
+        }
     }
 
     /// `Signal.zip` of one run of each producer, started in argument
@@ -315,8 +279,9 @@ extension SignalProducer {
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error {
-        SignalProducer<[Any], Error>.startingTogether([a.producer.erased, b.producer.erased, c.producer.erased, d.producer.erased, e.producer.erased]) { Signal<Any, Error>.zip($0) }
-            .map { ($0[0] as! Value, $0[1] as! B.Value, $0[2] as! C.Value, $0[3] as! D.Value, $0[4] as! E.Value) }
+        startingTogether(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), ProducerPair(SingleProducer(d.producer), SingleProducer(e.producer))))) {
+            zipEngine($0, as: Tuple5.self)
+        }
     }
 
     /// `Signal.zip` of one run of each producer, started in argument
@@ -325,8 +290,9 @@ extension SignalProducer {
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value, F.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error, F.Error == Error {
-        SignalProducer<[Any], Error>.startingTogether([a.producer.erased, b.producer.erased, c.producer.erased, d.producer.erased, e.producer.erased, f.producer.erased]) { Signal<Any, Error>.zip($0) }
-            .map { ($0[0] as! Value, $0[1] as! B.Value, $0[2] as! C.Value, $0[3] as! D.Value, $0[4] as! E.Value, $0[5] as! F.Value) }
+        startingTogether(ProducerPair(ProducerPair(SingleProducer(a.producer), ProducerPair(SingleProducer(b.producer), SingleProducer(c.producer))), ProducerPair(SingleProducer(d.producer), ProducerPair(SingleProducer(e.producer), SingleProducer(f.producer))))) {
+            zipEngine($0, as: Tuple6.self)
+        }
     }
 
     /// `Signal.zip` of one run of each producer, started in argument
@@ -335,8 +301,9 @@ extension SignalProducer {
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value, F.Value, G.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error, F.Error == Error, G.Error == Error {
-        SignalProducer<[Any], Error>.startingTogether([a.producer.erased, b.producer.erased, c.producer.erased, d.producer.erased, e.producer.erased, f.producer.erased, g.producer.erased]) { Signal<Any, Error>.zip($0) }
-            .map { ($0[0] as! Value, $0[1] as! B.Value, $0[2] as! C.Value, $0[3] as! D.Value, $0[4] as! E.Value, $0[5] as! F.Value, $0[6] as! G.Value) }
+        startingTogether(ProducerPair(ProducerPair(SingleProducer(a.producer), ProducerPair(SingleProducer(b.producer), SingleProducer(c.producer))), ProducerPair(ProducerPair(SingleProducer(d.producer), SingleProducer(e.producer)), ProducerPair(SingleProducer(f.producer), SingleProducer(g.producer))))) {
+            zipEngine($0, as: Tuple7.self)
+        }
     }
 
     /// `Signal.zip` of one run of each producer, started in argument
@@ -345,8 +312,9 @@ extension SignalProducer {
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value, F.Value, G.Value, H.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error, F.Error == Error, G.Error == Error, H.Error == Error {
-        SignalProducer<[Any], Error>.startingTogether([a.producer.erased, b.producer.erased, c.producer.erased, d.producer.erased, e.producer.erased, f.producer.erased, g.producer.erased, h.producer.erased]) { Signal<Any, Error>.zip($0) }
-            .map { ($0[0] as! Value, $0[1] as! B.Value, $0[2] as! C.Value, $0[3] as! D.Value, $0[4] as! E.Value, $0[5] as! F.Value, $0[6] as! G.Value, $0[7] as! H.Value) }
+        startingTogether(ProducerPair(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), SingleProducer(d.producer))), ProducerPair(ProducerPair(SingleProducer(e.producer), SingleProducer(f.producer)), ProducerPair(SingleProducer(g.producer), SingleProducer(h.producer))))) {
+            zipEngine($0, as: Tuple8.self)
+        }
     }
 
     /// `Signal.zip` of one run of each producer, started in argument
@@ -355,8 +323,9 @@ extension SignalProducer {
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H, _ i: I
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value, F.Value, G.Value, H.Value, I.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error, F.Error == Error, G.Error == Error, H.Error == Error, I.Error == Error {
-        SignalProducer<[Any], Error>.startingTogether([a.producer.erased, b.producer.erased, c.producer.erased, d.producer.erased, e.producer.erased, f.producer.erased, g.producer.erased, h.producer.erased, i.producer.erased]) { Signal<Any, Error>.zip($0) }
-            .map { ($0[0] as! Value, $0[1] as! B.Value, $0[2] as! C.Value, $0[3] as! D.Value, $0[4] as! E.Value, $0[5] as! F.Value, $0[6] as! G.Value, $0[7] as! H.Value, $0[8] as! I.Value) }
+        startingTogether(ProducerPair(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), SingleProducer(d.producer))), ProducerPair(ProducerPair(SingleProducer(e.producer), SingleProducer(f.producer)), ProducerPair(SingleProducer(g.producer), ProducerPair(SingleProducer(h.producer), SingleProducer(i.producer)))))) {
+            zipEngine($0, as: Tuple9.self)
+        }
     }
 
     /// `Signal.zip` of one run of each producer, started in argument
@@ -365,7 +334,8 @@ extension SignalProducer {
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H, _ i: I, _ j: J
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value, F.Value, G.Value, H.Value, I.Value, J.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error, F.Error == Error, G.Error == Error, H.Error == Error, I.Error == Error, J.Error == Error {
-        SignalProducer<[Any], Error>.startingTogether([a.producer.erased, b.producer.erased, c.producer.erased, d.producer.erased, e.producer.erased, f.producer.erased, g.producer.erased, h.producer.erased, i.producer.erased, j.producer.erased]) { Signal<Any, Error>.zip($0) }
-            .map { ($0[0] as! Value, $0[1] as! B.Value, $0[2] as! C.Value, $0[3] as! D.Value, $0[4] as! E.Value, $0[5] as! F.Value, $0[6] as! G.Value, $0[7] as! H.Value, $0[8] as! I.Value, $0[9] as! J.Value) }
+        startingTogether(ProducerPair(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), ProducerPair(SingleProducer(d.producer), SingleProducer(e.producer)))), ProducerPair(ProducerPair(SingleProducer(f.producer), SingleProducer(g.producer)), ProducerPair(SingleProducer(h.producer), ProducerPair(SingleProducer(i.producer), SingleProducer(j.producer)))))) {
+            zipEngine($0, as: Tuple10.self)
+        }
     }
 }

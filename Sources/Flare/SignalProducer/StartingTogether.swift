@@ -6,7 +6,7 @@ extension SignalProducer {
     /// the run interrupts every input's run.
     ///
     /// How the multi-input operators (`combineLatest`, `zip`, `merge` and
-    /// their static forms) apply to producers: the operator's body is the
+    /// their sequence forms) apply to producers: the operator's body is the
     /// signal operator's.
     @usableFromInline
     static func startingTogether<V, E>(
@@ -17,13 +17,6 @@ extension SignalProducer {
                 lifetime += combine(signals).observe(observer)
             }
         }
-    }
-
-    /// This producer with its values as `Any`, so that producers of
-    /// different value types can share one N-input engine.
-    @usableFromInline
-    var erased: SignalProducer<Any, Error> {
-        map { $0 as Any }
     }
 }
 
@@ -41,6 +34,71 @@ private func withStartedSignals<V, E>(
     last.startWithSignal { signal, interrupter in
         lifetime += interrupter
         withStartedSignals(of: producers.dropLast(), during: lifetime) { setup($0 + [signal]) }
+    }
+}
+
+extension SignalProducer {
+    /// `startingTogether` for producers of different value types: every
+    /// start starts those of `inputs` in order, the first first, and
+    /// forwards what `combine` makes of their signals (typed as `inputs`
+    /// lists them). How the static forms of `combineLatest` and `zip` apply
+    /// to producers.
+    static func startingTogether<Inputs: ProducerList, Output>(
+        _ inputs: Inputs, _ combine: @escaping (Inputs.Signals) -> Signal<Output, Error>
+    ) -> SignalProducer<Output, Error> where Inputs.Signals.Failure == Error {
+        SignalProducer<Output, Error> { observer, lifetime in
+            inputs.startWithSignals(during: lifetime) { signals in
+                lifetime += combine(signals).observe(observer)
+            }
+        }
+    }
+}
+
+/// Producers of any value types, as the input list their runs' signals make.
+protocol ProducerList {
+    associatedtype Signals: InputList
+
+    /// Sets up the signals of the producers (the last one's first), hands
+    /// them to `setup`, then lets them start, the first first (as
+    /// `withStartedSignals`). Disposing `lifetime` interrupts every run.
+    func startWithSignals(during lifetime: Lifetime, _ setup: (Signals) -> Void)
+}
+
+/// One producer: a leaf of the tree.
+struct SingleProducer<Value, Failure: Swift.Error>: ProducerList {
+    let producer: SignalProducer<Value, Failure>
+
+    init(_ producer: SignalProducer<Value, Failure>) {
+        self.producer = producer
+    }
+
+    func startWithSignals(during lifetime: Lifetime, _ setup: (SingleInput<Value, Failure>) -> Void) {
+        producer.startWithSignal { signal, interrupter in
+            lifetime += interrupter
+            setup(SingleInput(signal))
+        }
+    }
+}
+
+/// The producers of `first`, then those of `second`: a node of the tree.
+struct ProducerPair<First: ProducerList, Second: ProducerList>: ProducerList
+where First.Signals.Failure == Second.Signals.Failure {
+    let first: First
+    let second: Second
+
+    init(_ first: First, _ second: Second) {
+        self.first = first
+        self.second = second
+    }
+
+    func startWithSignals(during lifetime: Lifetime, _ setup: (InputPair<First.Signals, Second.Signals>) -> Void) {
+        // The outer setup returns last: `second`'s producers start after
+        // `first`'s.
+        second.startWithSignals(during: lifetime) { secondSignals in
+            first.startWithSignals(during: lifetime) { firstSignals in
+                setup(InputPair(firstSignals, secondSignals))
+            }
+        }
     }
 }
 
