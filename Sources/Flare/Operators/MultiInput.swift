@@ -328,6 +328,27 @@ enum EngineOutput<Values, Failure: Swift.Error> {
     case interrupted
 }
 
+extension EngineOutput {
+    /// Delivers this output downstream, the values flattened by `shape`.
+    /// Called inside the funnel's delivery.
+    @inlinable
+    @inline(__always)
+    func deliver<Shape: TupleShape>(
+        to downstream: HeldCore<Shape.Flat, Failure>, as shape: Shape.Type
+    ) where Shape.Nested == Values {
+        switch self {
+        case .nothing: break
+        case let .value(values): downstream.deliverHeld(.value(Shape.flat(values)))
+        case let .lastValue(values):
+            downstream.deliverHeld(.value(Shape.flat(values)))
+            downstream.deliverHeld(.completed)
+        case .completed: downstream.deliverHeld(.completed)
+        case let .failed(error): downstream.deliverHeld(.failed(error))
+        case .interrupted: downstream.deliverHeld(.interrupted)
+        }
+    }
+}
+
 // MARK: Latest values (combineLatest)
 
 /// What became of an input's event in `LatestValues`.

@@ -10,18 +10,7 @@ func zipEngine<Inputs: InputList, Shape: TupleShape>(
 ) -> Signal<Shape.Flat, Inputs.Failure> where Shape.Nested == Inputs.Values {
     funnel(inputs) { (downstream: HeldCore<Shape.Flat, Inputs.Failure>) in
         var state = ZipState(inputs.makeQueues(), count: inputs.count)
-        return { tag in
-            switch state.receive(tag) {
-            case .nothing: break
-            case let .value(values): downstream.deliverHeld(.value(Shape.flat(values)))
-            case let .lastValue(values):
-                downstream.deliverHeld(.value(Shape.flat(values)))
-                downstream.deliverHeld(.completed)
-            case .completed: downstream.deliverHeld(.completed)
-            case let .failed(error): downstream.deliverHeld(.failed(error))
-            case .interrupted: downstream.deliverHeld(.interrupted)
-            }
-        }
+        return { tag in state.receive(tag).deliver(to: downstream, as: Shape.self) }
     }
 }
 
