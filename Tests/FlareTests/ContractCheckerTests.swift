@@ -41,13 +41,19 @@ struct ContractCheckerTests {
         let env = ProcessInfo.processInfo.environment
         let rounds = Int(env["FLARE_SOAK"] ?? "") ?? 12
         let base = UInt64(env["FLARE_SEED"] ?? "") ?? UInt64.random(in: 1...UInt64(UInt32.max))
+        // That the schedules exercised anything is checked over all rounds:
+        // one schedule may end its signal before any observer attached (a
+        // thread's early terminal send, run first), which delivers nothing
+        // and breaks no contract.
+        var delivered = 0
         for round in 0..<rounds {
             let seed = base &+ UInt64(round)
             let report = Schedule(seed: seed, threads: Self.threads, operations: 1_500).run()
             #expect(report.violations.isEmpty, "seed \(seed): \(report.violations.prefix(5))")
-            #expect(report.delivered > 0, "seed \(seed): nothing was delivered")
+            delivered += report.delivered
             if !report.violations.isEmpty { break }
         }
+        #expect(delivered > 0, "seeds \(base)…: nothing was delivered in \(rounds) rounds")
     }
 }
 
