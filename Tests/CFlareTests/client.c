@@ -1,6 +1,8 @@
 /*
  * client.c — the reference client (see client.h). Each function names the
- * SignalCore.swift method it mirrors; the control flow is kept line for line.
+ * SignalCore.swift method it mirrors; both follow the steps of
+ * flare_drain.h, so the control flow is the same switch on the same
+ * verdicts.
  */
 #include "client.h"
 
@@ -220,98 +222,79 @@ void client_signal_destroy(client_signal *s) { flare_core_destroy(&s->core, rele
 static void end_lifetime(client_signal *s) { AO_fetch_and_add_full(&s->lifetime_ended, 1); }
 
 static bool deliver(client_signal *s, client_event ev);
-static void finish_root_termination(client_signal *s, flare_node *pending);
+static void finish_root_termination(client_signal *s, flare_drain *d);
 
-/* completeRemoval */
-static void complete_removal(flare_node *node) {
-    flare_entry *e = flare_entry_of_removal(node);
-    client_observer_release(flare_entry_ctx(e));
-    flare_entry_unref(e);
-}
-
-/* interruptPromptly */
-static void interrupt_promptly(client_signal *s, flare_node *pending) {
-    CLIENT_REQUIRE(deliver(s, client_terminal(CLIENT_INTERRUPTED)));
-    finish_root_termination(s, pending);
-}
-
-/* drain */
+/* drain: follows flare_drain_next's verdicts. */
 static void drain(client_signal *s, flare_node *first) {
-    flare_node *next = first;
-    unsigned int group = flare_serial_return_batch(s->serial);
-    unsigned int taken = 0;
+    flare_drain d;
+    flare_drain_begin(&d, &s->core, first);
     for (;;) {
-        while (next) {
-            flare_node *node = next;
-            next = node->next;
-            if (flare_node_is_removal(node)) {
-                complete_removal(node);
-            } else if (flare_core_interrupt_requested(&s->core)) {
-                (void)take_event(s, node);
-                interrupt_promptly(s, next);
+        switch (flare_drain_next(&d)) {
+        case FLARE_DRAIN_DELIVER: {
+            client_event ev = take_event(s, d.node);
+            flare_drain_taken(&d);
+            if (deliver(s, ev)) {
+                finish_root_termination(s, &d);
                 return;
-            } else {
-                bool counted = flare_node_is_counted(node);
-                client_event ev = take_event(s, node);
-                if (counted && ++taken == group) {
-                    flare_serial_return_slots(s->serial, taken);
-                    taken = 0;
-                }
-                if (deliver(s, ev)) {
-                    finish_root_termination(s, next);
-                    return;
-                }
             }
+            break;
         }
-        if (taken != 0) {
-            flare_serial_return_slots(s->serial, taken);
-            taken = 0;
+        case FLARE_DRAIN_RELEASE:
+            client_observer_release(d.ctx);
+            break;
+        case FLARE_DRAIN_INTERRUPT: /* interruptPromptly */
+            (void)take_event(s, d.node);
+            CLIENT_REQUIRE(deliver(s, client_terminal(CLIENT_INTERRUPTED)));
+            finish_root_termination(s, &d);
+            return;
+        default: /* FLARE_DRAIN_END: the word is released */
+            return;
         }
-        flare_node *more = flare_serial_release(s->serial);
-        if (!more) return;
-        next = more;
     }
 }
 
-/* finishRootTermination */
-static void finish_root_termination(client_signal *s, flare_node *pending) {
-    flare_node *next = pending;
-    flare_node *closed = flare_serial_close(s->serial);
+/* finishRootTermination: follows flare_drain_next_closed's verdicts. */
+static void finish_root_termination(client_signal *s, flare_drain *d) {
+    flare_drain_close(d);
     for (;;) {
-        while (next) {
-            flare_node *node = next;
-            next = node->next;
-            if (flare_node_is_removal(node)) {
-                complete_removal(node);
-            } else {
-                (void)take_event(s, node);
-            }
+        switch (flare_drain_next_closed(d)) {
+        case FLARE_DRAIN_DROP:
+            (void)take_event(s, d->node);
+            break;
+        case FLARE_DRAIN_RELEASE:
+            client_observer_release(d->ctx);
+            break;
+        default:
+            end_lifetime(s);
+            return;
         }
-        if (!closed) break;
-        next = closed;
-        closed = NULL;
     }
-    end_lifetime(s);
+}
+
+/* deliverAndLeave: after delivering its own event, the sender finishes the
+ * termination it caused or releases the word and drains what is queued. */
+static void deliver_and_leave(client_signal *s, client_event ev) {
+    if (deliver(s, ev)) {
+        flare_drain d;
+        flare_drain_begin(&d, &s->core, NULL);
+        finish_root_termination(s, &d);
+    } else {
+        flare_node *pending = flare_serial_release(s->serial);
+        if (pending) drain(s, pending);
+    }
+}
+
+static flare_event_class event_class(client_event ev) {
+    return ev.kind == CLIENT_VALUE         ? FLARE_EVENT_VALUE
+           : ev.kind == CLIENT_INTERRUPTED ? FLARE_EVENT_INTERRUPTED
+                                           : FLARE_EVENT_TERMINAL;
 }
 
 /* sendQueued */
 static void send_queued(client_signal *s, client_event ev) {
-    if (flare_serial_peek(s->serial) == FLARE_SERIAL_CLOSED) return;
-    AO_t kind = FLARE_NODE_EVENT;
-    if (ev.kind == CLIENT_VALUE) {
-        switch (flare_serial_reserve(s->serial)) {
-        case FLARE_RESERVE_COUNTED:
-            kind = FLARE_NODE_COUNTED;
-            break;
-        case FLARE_RESERVE_CLOSED:
-            return;
-        default:
-            break;
-        }
-    } else if (ev.kind == CLIENT_INTERRUPTED) {
-        flare_core_request_interrupt(&s->core);
-    }
-    flare_node *node = make_node(s, ev, kind);
+    intptr_t kind = flare_queue_kind(&s->core, event_class(ev));
+    if (kind == FLARE_QUEUE_DROP) return;
+    flare_node *node = make_node(s, ev, (AO_t)kind);
     switch (flare_serial_push(s->serial, node, true)) {
     case FLARE_PUSH_QUEUED:
         me()->stats.sends_queued++;
@@ -319,13 +302,8 @@ static void send_queued(client_signal *s, client_event ev) {
     case FLARE_PUSH_ACQUIRED: {
         bool counted = flare_node_is_counted(node);
         client_event own = take_event(s, node);
-        if (counted) flare_serial_return_slots(s->serial, 1);
-        if (deliver(s, own)) {
-            finish_root_termination(s, NULL);
-        } else {
-            flare_node *pending = flare_serial_release(s->serial);
-            if (pending) drain(s, pending);
-        }
+        flare_serial_return_own_slot(s->serial, counted);
+        deliver_and_leave(s, own);
         return;
     }
     default:
@@ -337,12 +315,7 @@ static void send_queued(client_signal *s, client_event ev) {
 void client_send(client_signal *s, client_event ev) {
     CLIENT_REQUIRE(s->is_root);
     if (flare_serial_try_acquire(s->serial)) {
-        if (deliver(s, ev)) {
-            finish_root_termination(s, NULL);
-        } else {
-            flare_node *pending = flare_serial_release(s->serial);
-            if (pending) drain(s, pending);
-        }
+        deliver_and_leave(s, ev);
     } else {
         send_queued(s, ev);
     }
@@ -354,22 +327,17 @@ static bool deliver_terminal(client_signal *s, client_event ev) {
     size_t count = s->core.count;
     flare_entry **items = s->core.items;
     for (size_t i = 0; i < count; i++) {
-        flare_entry *e = items[i];
-        if (flare_entry_claim(e, FLARE_ENTRY_DONE)) {
-            call(flare_entry_ctx(e), ev);
-            client_observer_release(flare_entry_ctx(e));
+        void *ctx = flare_entry_take_done(items[i]);
+        if (ctx) {
+            call(ctx, ev);
+            client_observer_release(ctx);
         }
     }
-    flare_core_drop_items(&s->core);
-    flare_entry *late = flare_core_seal(&s->core);
-    while (late) {
-        flare_entry *e = late;
-        late = e->add_next;
-        if (flare_entry_claim(e, FLARE_ENTRY_DONE)) {
-            call(flare_entry_ctx(e), client_terminal(CLIENT_INTERRUPTED));
-            client_observer_release(flare_entry_ctx(e));
-        }
-        flare_entry_unref(e);
+    flare_late late = flare_core_end_termination(&s->core);
+    void *ctx;
+    while ((ctx = flare_late_next(&late))) {
+        call(ctx, client_terminal(CLIENT_INTERRUPTED));
+        client_observer_release(ctx);
     }
     return true;
 }
@@ -381,7 +349,7 @@ static bool deliver(client_signal *s, client_event ev) {
     CLIENT_REQUIRE(flare_serial_peek(s->serial) != FLARE_SERIAL_IDLE &&
                    flare_serial_peek(s->serial) != FLARE_SERIAL_CLOSED);
     bool terminated = false;
-    flare_core_splice(&s->core);
+    flare_core_begin_delivery(&s->core);
     if (ev.kind != CLIENT_VALUE) {
         terminated = deliver_terminal(s, ev);
     } else if (s->core.count != 0) {
@@ -389,9 +357,9 @@ static bool deliver(client_signal *s, client_event ev) {
         flare_entry **items = s->core.items;
         size_t dead = 0;
         for (size_t i = 0; i < count; i++) {
-            flare_entry *e = items[i];
-            if (flare_entry_is_active(e)) {
-                call(flare_entry_ctx(e), ev);
+            void *ctx = flare_entry_observer(items[i]);
+            if (ctx) {
+                call(ctx, ev);
             } else {
                 dead++;
             }

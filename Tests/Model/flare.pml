@@ -19,6 +19,37 @@
  * A thread that acquires the serial word becomes the drainer and runs the
  * drain loop (drain / finishRootTermination) exactly as SignalCore does.
  *
+ * Which C code each step models. The drain protocol is written once, as the
+ * `static inline` steps of Sources/CFlare/include/flare_drain.h, which
+ * SignalCore.swift and the C test client (Tests/CFlareTests/client.c, run
+ * by the C tests and the fuzzer) follow; spin cannot call C, so this model
+ * restates them. Change a step there, change it here:
+ *   Sender, try_acquire step        flare_serial_try_acquire
+ *   Sender, sendQueued checks       flare_queue_kind (CLOSED: drop; for
+ *                                   `interrupted`, flare_core_request_interrupt;
+ *                                   the limit's reserve is in overload.pml)
+ *   push                            flare_serial_push (on ACQUIRED,
+ *                                   flare_serial_return_own_slot: no limit here)
+ *   deliver                         flare_core_begin_delivery (splice),
+ *                                   flare_entry_observer per entry,
+ *                                   flare_core_note_dead (compact)
+ *   deliver_terminal                flare_core_begin_termination,
+ *                                   flare_entry_take_done per entry,
+ *                                   flare_core_end_termination (drop_items,
+ *                                   seal), flare_late_next per late entry
+ *   the drain loop, "take the next  flare_drain_next: a removal
+ *   node" step                      (complete_removal = flare_drain_removal
+ *                                   and the caller's release), the interrupt
+ *                                   check (FLARE_DRAIN_INTERRUPT), an event
+ *                                   (FLARE_DRAIN_DELIVER)
+ *   the drain loop, release step    flare_drain_next at the end of a batch
+ *                                   (flare_serial_release / flare_serial_take)
+ *   finishRootTermination (t)       flare_drain_close (flare_serial_close),
+ *                                   then flare_drain_next_closed (DROP,
+ *                                   RELEASE, END)
+ *   Disposer, Attacher              flare_entry_dispose, flare_core_attach
+ *                                   (not drain steps: called directly)
+ *
  * Granularity: every atomic instruction of the C code (CAS, RMW, the plain
  * loads of an entry's state) is one step; a CAS loop whose failed attempts
  * have no side effect is one step (its successful attempt); code touching
@@ -431,10 +462,12 @@ inline node_value(n, v) {
     fi
 }
 
-/* completeRemoval */
+/* flare_drain_removal, then the caller's release of the context it
+ * returns (FLARE_DRAIN_RELEASE): the node's reference goes first, the
+ * context was read before. */
 inline complete_removal(x) {
-    release_ctx(x);
-    unref(x)
+    unref(x);
+    release_ctx(x)
 }
 
 proctype Sender(byte sid; byte nvals; bool terminal) {

@@ -15,8 +15,10 @@
  *                 disposed | done) and a reference count for its owners.
  *
  * Every hot-path function is `static inline` so Swift inlines it. The event
- * payloads and the delivery loop live in the caller (Swift, or drain.c for the
- * C tests): the core never calls back into an observer itself.
+ * payloads and the calls into observers live in the caller (Swift, or the C
+ * test client): the core never calls back into an observer itself. What the
+ * caller does between those calls is decided by the drain protocol's steps,
+ * flare_drain.h (included at the end of this header).
  *
  * Atomics are libatomic_ops' (MIT core only). Double-width CAS is never used,
  * so the header means the same with or without -mcx16.
@@ -30,9 +32,9 @@
  *     flare_entry_dispose, flare_entry_is_claimed, flare_core_attach,
  *     flare_core_retain, flare_core_release, flare_core_abandon (the caller
  *     that dropped the last retainer), flare_core_request_interrupt,
- *     flare_core_is_alive, flare_node_alloc, flare_node_free, and
- *     flare_entry_claim by an attacher on its own entry that
- *     flare_core_attach refused.
+ *     flare_core_is_alive, flare_node_alloc, flare_node_free,
+ *     flare_queue_kind (flare_drain.h), and flare_entry_claim by an
+ *     attacher on its own entry that flare_core_attach refused.
  *
  *   the drainer: the thread holding the domain's serial word (from a
  *   successful try_acquire or an ACQUIRED push until flare_serial_release
@@ -45,7 +47,12 @@
  *     flare_entry_claim on entries of its private arrays,
  *     flare_serial_release, flare_serial_take, flare_serial_close,
  *     flare_serial_return_slots, flare_serial_return_batch,
- *     flare_serial_debug_note_queued.
+ *     flare_serial_debug_note_queued; and the drain protocol's steps in
+ *     flare_drain.h (flare_serial_return_own_slot,
+ *     flare_core_begin_delivery, flare_entry_observer,
+ *     flare_entry_take_done, flare_core_end_termination, flare_late_next,
+ *     flare_drain_begin, flare_drain_next, flare_drain_removal,
+ *     flare_drain_taken, flare_drain_close, flare_drain_next_closed).
  *
  *   the last owner, once no other thread can reach the structure:
  *     flare_serial_init, flare_serial_set_limit (before the word is
@@ -904,5 +911,8 @@ long flare_debug_live_entries(void);
 #ifdef __cplusplus
 }
 #endif
+
+/* The drain protocol's steps, built on the above. */
+#include "flare_drain.h"
 
 #endif /* FLARE_H */

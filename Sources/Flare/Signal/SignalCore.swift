@@ -168,25 +168,16 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     /// the queue is full, unless this thread is the one delivering (a
     /// reentrant send, or one from inside the domain's delivery through an
     /// operator): see `flare_serial_reserve`. Terminal events never wait.
+    /// The core decides what to queue (`flare_queue_kind`: drop the event
+    /// once the word is closed; for `interrupted`, request prompt
+    /// interruption, which the drainer honours before anything still
+    /// queued, see `drain`).
     @inlinable
     @inline(never)
     func sendQueued(_ event: Event) {
-        if flare_serial_peek(serial) == UInt(FLARE_SERIAL_CLOSED) { return }
-        var kind = UInt(FLARE_NODE_EVENT)
-        if case .value = event {
-            switch flare_serial_reserve(serial) {
-            case FLARE_RESERVE_COUNTED: kind = UInt(FLARE_NODE_COUNTED)
-            case FLARE_RESERVE_CLOSED: return
-            default: break
-            }
-        } else if case .interrupted = event {
-            // Prompt interruption: the drainer will deliver `interrupted`
-            // before anything still queued (see `drain`). Set before the
-            // push, whose releasing CAS carries it to the drainer that takes
-            // the node.
-            flare_core_request_interrupt(raw)
-        }
-        let node = makeNode(event, kind: kind)
+        let kind = flare_queue_kind(raw, Self.eventClass(event))
+        if kind == Int(FLARE_QUEUE_DROP) { return }
+        let node = makeNode(event, kind: UInt(bitPattern: kind))
         switch flare_serial_push(serial, node, true) {
         case FLARE_PUSH_QUEUED:
             return
@@ -195,10 +186,20 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
             // back the slot the node held (we hold the word now).
             let counted = flare_node_is_counted(node)
             let event = takeEvent(node)
-            if counted { flare_serial_return_slots(serial, 1) }
+            flare_serial_return_own_slot(serial, counted)
             deliverAndLeave(event)
         default:
             destroyEvent(node)
+        }
+    }
+
+    /// The kind of `event` as the core's protocol tells them apart.
+    @inlinable
+    static func eventClass(_ event: Event) -> flare_event_class {
+        switch event {
+        case .value: FLARE_EVENT_VALUE
+        case .interrupted: FLARE_EVENT_INTERRUPTED
+        case .failed, .completed: FLARE_EVENT_TERMINAL
         }
     }
 
@@ -238,62 +239,36 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
         _ = takeEvent(node)
     }
 
-    /// Processes a removal node: the disposer handed the observer context
-    /// over, and the drain has moved past every delivery that could use it.
-    @inlinable
-    func completeRemoval(_ node: UnsafeMutablePointer<flare_node>) {
-        let entry = flare_entry_of_removal(node)!
-        releaseObserverContext(flare_entry_ctx(entry))
-        flare_entry_unref(entry)
-    }
-
     /// Delivers the nodes queued behind this drainer, FIFO, until the serial
-    /// word is released or the signal terminates. An `interrupted` sent
-    /// meanwhile overtakes every event still queued (contract 8): the check
-    /// before each queued event is where a delivery begins.
-    ///
-    /// The slots of counted nodes (contract 9) are returned once the node is
-    /// freed, before its delivery, in groups of `flare_serial_return_batch`
-    /// and at the end of each batch, so that nothing is left owed when the
-    /// word is released. A termination returns nothing: closing the word
-    /// releases every waiting sender.
+    /// word is released or the signal terminates, following the core's
+    /// verdicts (`flare_drain_next`, flare_drain.h): deliver a node's event,
+    /// release the context of an observer disposed during the drain, or
+    /// deliver `interrupted` at once when one was sent meanwhile (contract
+    /// 8). The core returns the slots of counted nodes (contract 9) once
+    /// the node is freed (`flare_drain_taken`), before its delivery.
     @inlinable
     @inline(never)
     func drain(_ first: UnsafeMutablePointer<flare_node>) {
-        var next: UnsafeMutablePointer<flare_node>? = first
-        let group = flare_serial_return_batch(serial)
-        var taken: UInt32 = 0
+        var d = flare_drain()
+        flare_drain_begin(&d, raw, first)
         while true {
-            while let node = next {
-                next = node.pointee.next
-                if flare_node_is_removal(node) {
-                    completeRemoval(node)
-                } else if _slowPath(flare_core_interrupt_requested(raw)) {
-                    destroyEvent(node)
-                    interruptPromptly(pending: next)
+            switch flare_drain_next(&d) {
+            case FLARE_DRAIN_DELIVER:
+                let event = takeEvent(d.node.unsafelyUnwrapped)
+                flare_drain_taken(&d)
+                if deliver(event) {
+                    finishRootTermination(pending: d.next)
                     return
-                } else {
-                    let counted = flare_node_is_counted(node)
-                    let event = takeEvent(node)
-                    if counted {
-                        taken &+= 1
-                        if taken == group {
-                            flare_serial_return_slots(serial, taken)
-                            taken = 0
-                        }
-                    }
-                    if deliver(event) {
-                        finishRootTermination(pending: next)
-                        return
-                    }
                 }
+            case FLARE_DRAIN_RELEASE:
+                releaseObserverContext(d.ctx)
+            case FLARE_DRAIN_INTERRUPT:
+                destroyEvent(d.node.unsafelyUnwrapped)
+                interruptPromptly(pending: d.next)
+                return
+            default:
+                return
             }
-            if taken != 0 {
-                flare_serial_return_slots(serial, taken)
-                taken = 0
-            }
-            guard let more = flare_serial_release(serial) else { return }
-            next = more
         }
     }
 
@@ -311,27 +286,26 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     }
 
     /// After a root's terminal event: closes the serial word, drops the events
-    /// sent after the terminal one, completes pending removals, and ends the
+    /// sent after the terminal one, completes pending removals
+    /// (`flare_drain_close`, `flare_drain_next_closed`), and ends the
     /// generator's lifetime.
     @usableFromInline
     @inline(never)
     func finishRootTermination(pending: UnsafeMutablePointer<flare_node>?) {
-        var next = pending
-        var closed = flare_serial_close(serial)
+        var d = flare_drain()
+        flare_drain_begin(&d, raw, pending)
+        flare_drain_close(&d)
         while true {
-            while let node = next {
-                next = node.pointee.next
-                if flare_node_is_removal(node) {
-                    completeRemoval(node)
-                } else {
-                    destroyEvent(node)
-                }
+            switch flare_drain_next_closed(&d) {
+            case FLARE_DRAIN_DROP:
+                destroyEvent(d.node.unsafelyUnwrapped)
+            case FLARE_DRAIN_RELEASE:
+                releaseObserverContext(d.ctx)
+            default:
+                lifetimeToken.dispose()
+                return
             }
-            guard let rest = closed else { break }
-            next = rest
-            closed = nil
         }
-        lifetimeToken.dispose()
     }
 
     // MARK: Delivery (holding the serial word)
@@ -352,7 +326,7 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     @inline(__always)
     static func deliver(_ event: Event, raw: UnsafeMutablePointer<flare_core>, core: SignalCore) -> Bool {
         assert(flare_core_may_deliver(raw), "Flare: a delivery without holding the serial word")
-        flare_core_splice(raw)
+        flare_core_begin_delivery(raw)
         guard case let .value(value) = event else { return core.deliverTerminal(event) }
         deliverSpliced(value: value, raw: raw)
         return false
@@ -368,6 +342,9 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
         let items = raw.pointee.items.unsafelyUnwrapped
         // One observer is the common case (every link of an operator chain,
         // most signals): no loop, no counters, nothing live across the call.
+        // `flare_entry_observer`'s test, spelled out so that `_fastPath`
+        // keeps the call in line (through the C function the compiler laid
+        // the active case out of line).
         if count == 1 {
             let entry = items[0].unsafelyUnwrapped
             if _fastPath(flare_entry_is_active(entry)) {
@@ -391,9 +368,8 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
         var dead = 0
         var i = 0
         while i < count {
-            let entry = items[i].unsafelyUnwrapped
-            if flare_entry_is_active(entry) {
-                Unmanaged<Observer>.fromOpaque(flare_entry_ctx(entry).unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.send(value: value) }
+            if let ctx = flare_entry_observer(items[i].unsafelyUnwrapped) {
+                Unmanaged<Observer>.fromOpaque(ctx)._withUnsafeGuaranteedRef { $0.send(value: value) }
             } else {
                 dead &+= 1
             }
@@ -419,24 +395,18 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
         let count = raw.pointee.count
         if let items = raw.pointee.items {
             for i in 0..<count {
-                let entry = items[i]!
-                if flare_entry_claim(entry, UInt32(FLARE_ENTRY_DONE)) {
-                    let observer = Unmanaged<Observer>.fromOpaque(flare_entry_ctx(entry))
+                if let ctx = flare_entry_take_done(items[i].unsafelyUnwrapped) {
+                    let observer = Unmanaged<Observer>.fromOpaque(ctx)
                     observer._withUnsafeGuaranteedRef { $0.send(event) }
                     observer.release()
                 }
             }
         }
-        flare_core_drop_items(raw)
-        var late = flare_core_seal(raw)
-        while let entry = late {
-            late = entry.pointee.add_next
-            if flare_entry_claim(entry, UInt32(FLARE_ENTRY_DONE)) {
-                let observer = Unmanaged<Observer>.fromOpaque(flare_entry_ctx(entry))
-                observer._withUnsafeGuaranteedRef { $0.sendInterrupted() }
-                observer.release()
-            }
-            flare_entry_unref(entry)
+        var late = flare_core_end_termination(raw)
+        while let ctx = flare_late_next(&late) {
+            let observer = Unmanaged<Observer>.fromOpaque(ctx)
+            observer._withUnsafeGuaranteedRef { $0.sendInterrupted() }
+            observer.release()
         }
         return true
     }
@@ -549,7 +519,7 @@ struct HeldCore<Value, Error: Swift.Error> {
     @inline(__always)
     func deliverHeld(value: Value) {
         assert(flare_core_may_deliver(raw), "Flare: a delivery without holding the serial word")
-        flare_core_splice(raw)
+        flare_core_begin_delivery(raw)
         SignalCore<Value, Error>.deliverSpliced(value: value, raw: raw)
     }
 

@@ -1,0 +1,361 @@
+/*
+ * flare_drain.h — the drain protocol: what a delivering thread does, step by
+ * step, written once.
+ *
+ * A client of the core (Sources/Flare/Signal/SignalCore.swift, and the C
+ * test client Tests/CFlareTests/client.c that the C tests and the fuzzer
+ * drive) holds the event payloads and calls the observers; everything else a
+ * delivering thread decides is decided here. Each step is a `static inline`
+ * function that does the core's part and returns what the caller must do
+ * next, as `flare_serial_push` returns a `flare_push_result`: the caller only
+ * moves events in and out of nodes, calls observers and releases observer
+ * contexts where a step says so. The spin model (Tests/Model/flare.pml)
+ * cannot call C; its header says which of these functions each of its steps
+ * models.
+ *
+ * The steps, in the order a sender that finds the word busy, or acquires it,
+ * goes through them (docs/core-algorithm.md §2–§5):
+ *
+ *   queue      flare_queue_kind: the kind of node a send that found the
+ *              word busy queues, or that it must drop its event (word
+ *              closed). Then flare_serial_push; on FLARE_PUSH_ACQUIRED the
+ *              sender delivers its own event and gives back the slot its node
+ *              held (flare_serial_return_own_slot).
+ *   deliver    flare_core_begin_delivery (splice), then per entry of the
+ *              private array flare_entry_observer (the context to call, or
+ *              NULL: skip and count it dead), then flare_core_note_dead.
+ *   terminate  a terminal event instead: flare_core_begin_termination (false:
+ *              not the first terminal event, nothing to do), per entry
+ *              flare_entry_take_done (the context to send the terminal event
+ *              and release, or NULL), flare_core_end_termination (drop the
+ *              array, seal), then flare_late_next until NULL (each context:
+ *              send `interrupted`, release).
+ *   leave      after the event the sender delivered itself: if it
+ *              terminated a root, finish termination (below); otherwise
+ *              flare_serial_release, and drain what it returns, if anything.
+ *   drain      flare_drain_begin, then flare_drain_next until it says
+ *              FLARE_DRAIN_END (the word released): DELIVER the node's event
+ *              (take it, free the node, flare_drain_taken, deliver; if that
+ *              terminated the root, finish termination), RELEASE a removed
+ *              observer's context, or INTERRUPT (drop the node's event,
+ *              deliver `interrupted`, finish termination).
+ *   finish     flare_drain_close (close the word), then flare_drain_next_closed
+ *              until FLARE_DRAIN_END: DROP each event queued after the
+ *              terminal one, RELEASE each removed observer's context; then
+ *              the caller ends the generator's lifetime.
+ *
+ * All of it runs on the drainer (flare.h, "Who may call what"), except
+ * flare_queue_kind, flare_serial_push and the caller's delivery of its own
+ * event, which precede holding the word.
+ */
+#ifndef FLARE_DRAIN_H
+#define FLARE_DRAIN_H
+
+#include "flare.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Queueing a send that found the word busy                                  */
+/* ------------------------------------------------------------------------ */
+
+/** The three kinds of event the protocol tells apart. */
+typedef enum flare_event_class {
+    FLARE_EVENT_VALUE = 0,
+    /** `completed` or `failed`: kept in FIFO order. */
+    FLARE_EVENT_TERMINAL = 1,
+    /** `interrupted`: overtakes what is queued (contract 8). */
+    FLARE_EVENT_INTERRUPTED = 2,
+} flare_event_class;
+
+/** `flare_queue_kind`'s verdict when the event must be dropped. */
+enum { FLARE_QUEUE_DROP = -1 };
+
+/**
+ * Called by a send into root `c` that found the word busy (try_acquire
+ * failed), before it makes a node: returns the node's kind
+ * (FLARE_NODE_EVENT, or FLARE_NODE_COUNTED if a value took a slot of the
+ * queue limit, waiting for one if the queue is full), or FLARE_QUEUE_DROP if
+ * the word is closed (the signal terminated: contract 1). For `interrupted`
+ * it first requests prompt interruption (`flare_core_request_interrupt`),
+ * which the push that follows carries to the drainer. Terminal events never
+ * wait.
+ */
+static inline intptr_t flare_queue_kind(flare_core *c, flare_event_class event) {
+    flare_serial *s = c->serial;
+    if (flare_serial_peek(s) == FLARE_SERIAL_CLOSED) return FLARE_QUEUE_DROP;
+    if (event == FLARE_EVENT_VALUE) {
+        switch (flare_serial_reserve(s)) {
+        case FLARE_RESERVE_COUNTED:
+            return FLARE_NODE_COUNTED;
+        case FLARE_RESERVE_CLOSED:
+            return FLARE_QUEUE_DROP;
+        default:
+            return FLARE_NODE_EVENT;
+        }
+    }
+    if (event == FLARE_EVENT_INTERRUPTED) flare_core_request_interrupt(c);
+    return FLARE_NODE_EVENT;
+}
+
+/**
+ * After FLARE_PUSH_ACQUIRED: the sender holds the word and delivers its own
+ * event instead of queueing it. Once it has freed the node (whose kind,
+ * read before, was `counted`), it gives back the slot the node held.
+ */
+static inline void flare_serial_return_own_slot(flare_serial *s, bool counted) {
+    if (counted) flare_serial_return_slots(s, 1);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Delivering one event to a core                                            */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * Before delivering each event to `c`: splices the pending additions into
+ * the private array (`flare_core_splice`). Then the caller walks
+ * `c->items[0 ..< c->count)` with `flare_entry_observer` (a value), or
+ * terminates (`flare_core_begin_termination`, a terminal event). In debug
+ * builds, checks that the caller may deliver to `c`.
+ */
+static inline void flare_core_begin_delivery(flare_core *c) {
+    FLARE_CORE_DRAINER_ONLY(c);
+    flare_core_splice(c);
+}
+
+/**
+ * The observer context of `e` to call with a value, or NULL if the entry is
+ * no longer active: the caller skips it and counts it dead, and after the
+ * walk passes the count to `flare_core_note_dead`. One relaxed load (see
+ * `flare_entry_is_active`).
+ */
+static inline void *flare_entry_observer(const flare_entry *e) {
+    if (!flare_entry_is_active(e)) return NULL;
+    void *ctx = flare_entry_ctx(e);
+    /* Never NULL (flare_entry_new): telling the compiler lets the caller's
+     * test of the result be the test of the state, one branch per entry. */
+    if (!ctx) __builtin_unreachable();
+    return ctx;
+}
+
+/**
+ * For the terminal event, per entry of the private array (after
+ * `flare_core_begin_termination` returned true): claims `e` DONE and
+ * returns its context, which the caller now owns: it sends the terminal
+ * event and releases the context. NULL if the entry was disposed first.
+ */
+static inline void *flare_entry_take_done(flare_entry *e) {
+    return flare_entry_claim(e, FLARE_ENTRY_DONE) ? flare_entry_ctx(e) : NULL;
+}
+
+/**
+ * The entries attached while a terminal event was being delivered, which
+ * the terminating drainer sends `interrupted` (`flare_late_next`).
+ */
+typedef struct flare_late {
+    /** The rest of the chain the seal returned, in attach order. */
+    flare_entry *next;
+    /** The entry whose context `flare_late_next` returned last: its
+     * reference goes at the next call, once the caller is done with it. */
+    flare_entry *done;
+} flare_late;
+
+/**
+ * After the terminal event reached every entry of the private array: drops
+ * the array and seals the core (`flare_core_seal`). Returns the entries
+ * attached meanwhile, for `flare_late_next`.
+ */
+static inline flare_late flare_core_end_termination(flare_core *c) {
+    flare_core_drop_items(c);
+    flare_late late = {flare_core_seal(c), NULL};
+    return late;
+}
+
+/**
+ * The context of the next late entry, claimed DONE: the caller sends it
+ * `interrupted` and releases it, then calls again. Entries disposed first
+ * are dropped on the way; NULL once none is left. Each entry's reference
+ * (handed over by the seal) is dropped after the caller is done with it, at
+ * the next call.
+ */
+static inline void *flare_late_next(flare_late *l) {
+    if (l->done) {
+        flare_entry_unref(l->done);
+        l->done = NULL;
+    }
+    while (l->next) {
+        flare_entry *e = l->next;
+        l->next = e->add_next;
+        void *ctx = flare_entry_take_done(e);
+        if (ctx) {
+            l->done = e;
+            return ctx;
+        }
+        flare_entry_unref(e);
+    }
+    return NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Draining the queue                                                        */
+/* ------------------------------------------------------------------------ */
+
+/** What the drainer does next (`flare_drain_next`, `flare_drain_next_closed`). */
+typedef enum flare_drain_action {
+    /** Take the event out of `node`, free the node, call `flare_drain_taken`,
+     * deliver the event; if it terminated the root, finish termination. */
+    FLARE_DRAIN_DELIVER = 0,
+    /** A removal: release `ctx`, a disposed observer's context that no drain
+     * can call any more (the entry is already dropped). */
+    FLARE_DRAIN_RELEASE = 1,
+    /** An interrupt was requested (contract 8): drop the event in `node`
+     * (free it), deliver `interrupted` now, and finish termination. */
+    FLARE_DRAIN_INTERRUPT = 2,
+    /** After the close: drop the event in `node` (sent after the terminal
+     * one) and free the node. */
+    FLARE_DRAIN_DROP = 3,
+    /** `flare_drain_next`: the word is released, the drain is over.
+     * `flare_drain_next_closed`: nothing is left; end the lifetime. */
+    FLARE_DRAIN_END = 4,
+} flare_drain_action;
+
+/**
+ * A drainer's position in the nodes it took from the serial word: a local
+ * of the draining function, touched only through the functions below.
+ */
+typedef struct flare_drain {
+    flare_serial *serial;
+    /** The root whose word this is (for the interrupt check). */
+    const flare_core *core;
+    /** The rest of the current batch, FIFO. */
+    flare_node *next;
+    /** After `flare_drain_close`: what the closing exchange took. */
+    flare_node *closed;
+    /** The node of the last DELIVER, INTERRUPT or DROP. */
+    flare_node *node;
+    /** The context of the last RELEASE. */
+    void *ctx;
+    /** Counted nodes taken whose slots are not yet returned, the group
+     * they are returned in, and whether the last DELIVER was counted. */
+    unsigned int taken, group;
+    bool counted;
+} flare_drain;
+
+/**
+ * Starts draining root `c`'s word from `first`, the nodes that
+ * `flare_serial_release` returned (NULL for a drainer that only finishes a
+ * termination).
+ */
+static inline void flare_drain_begin(flare_drain *d, const flare_core *c, flare_node *first) {
+    FLARE_DRAINER_ONLY(c->serial);
+    d->serial = c->serial;
+    d->core = c;
+    d->next = first;
+    d->closed = NULL;
+    d->node = NULL;
+    d->ctx = NULL;
+    d->taken = 0;
+    d->group = flare_serial_return_batch(c->serial);
+    d->counted = false;
+}
+
+/**
+ * Removal node `node`: drops the node's reference to its entry and returns
+ * the context the disposer handed over. The drain has moved past every
+ * delivery that could call it (§4), so the caller releases it.
+ */
+static inline void *flare_drain_removal(flare_node *node) {
+    flare_entry *e = flare_entry_of_removal(node);
+    void *ctx = flare_entry_ctx(e);
+    flare_entry_unref(e);
+    return ctx;
+}
+
+/**
+ * The drain loop's step: what to do with the next queued node, FIFO, taking
+ * the next batch from the word (`flare_serial_release`) when this one is
+ * done, until the word is released (FLARE_DRAIN_END). An `interrupted` sent
+ * meanwhile overtakes every event still queued: the check before each
+ * queued event is where a delivery begins (contract 8). Before it releases
+ * or takes a batch, it returns the slots of the counted nodes taken so far,
+ * so that nothing is owed once the word is released.
+ */
+static inline flare_drain_action flare_drain_next(flare_drain *d) {
+    for (;;) {
+        flare_node *n = d->next;
+        if (n) {
+            d->next = n->next;
+            if (flare_node_is_removal(n)) {
+                d->ctx = flare_drain_removal(n);
+                return FLARE_DRAIN_RELEASE;
+            }
+            d->node = n;
+            if (flare_core_interrupt_requested(d->core)) return FLARE_DRAIN_INTERRUPT;
+            d->counted = flare_node_is_counted(n);
+            return FLARE_DRAIN_DELIVER;
+        }
+        if (d->taken != 0) {
+            flare_serial_return_slots(d->serial, d->taken);
+            d->taken = 0;
+        }
+        d->next = flare_serial_release(d->serial);
+        if (!d->next) return FLARE_DRAIN_END;
+    }
+}
+
+/**
+ * After DELIVER, once the caller has freed the node and before it delivers
+ * the event: the slot a counted node held is returned, in groups of
+ * `flare_serial_return_batch` (fewer fences than one per event, and a
+ * waiting sender is admitted while the batch is still being delivered).
+ * The node is freed first, so at most `limit` counted nodes exist at once.
+ */
+static inline void flare_drain_taken(flare_drain *d) {
+    if (d->counted && ++d->taken == d->group) {
+        flare_serial_return_slots(d->serial, d->taken);
+        d->taken = 0;
+    }
+}
+
+/**
+ * After the root delivered its terminal event (or `interrupted`, after
+ * INTERRUPT): closes the serial word for good (`flare_serial_close`), which
+ * releases every waiting sender, so the slots still owed are not returned.
+ * Then call `flare_drain_next_closed` until FLARE_DRAIN_END.
+ */
+static inline void flare_drain_close(flare_drain *d) {
+    d->closed = flare_serial_close(d->serial);
+    d->taken = 0;
+}
+
+/**
+ * After `flare_drain_close`: the rest of the batch in progress, then what
+ * the close took, FIFO. Events sent after the terminal one are dropped
+ * (DROP); removals are still completed (RELEASE); FLARE_DRAIN_END when
+ * nothing is left, after which the caller ends the generator's lifetime.
+ */
+static inline flare_drain_action flare_drain_next_closed(flare_drain *d) {
+    for (;;) {
+        flare_node *n = d->next;
+        if (n) {
+            d->next = n->next;
+            if (flare_node_is_removal(n)) {
+                d->ctx = flare_drain_removal(n);
+                return FLARE_DRAIN_RELEASE;
+            }
+            d->node = n;
+            return FLARE_DRAIN_DROP;
+        }
+        if (!d->closed) return FLARE_DRAIN_END;
+        d->next = d->closed;
+        d->closed = NULL;
+    }
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FLARE_DRAIN_H */
