@@ -151,6 +151,9 @@ struct ActionTests {
         f.action.apply(2).start()
         #expect(f.executions.count == 2)
         #expect(f.values.items == ["0", "00", "2", "22"])
+        // Ends the last execution, which retains the action (and, through
+        // the work's scheduled completion, the scheduler that holds it).
+        f.scheduler.run()
     }
 
     @Test("disposing an execution's start interrupts it, stops its work and enables the action again")
@@ -191,10 +194,13 @@ struct ActionTests {
         let f = Fixture()
         f.enabled.value = true
         let seen = Recorder<String>()
-        f.action.completed.observeValues {
+        // The observer refers to the fixture, which holds the action: a
+        // cycle until the observation is disposed, below.
+        let observation = f.action.completed.observeValues {
             seen.append("enabled \(f.action.isEnabled.value) executing \(f.action.isExecuting.value)")
             if f.executions.count < 3 { f.action.apply(2).start() }
         }
+        defer { observation?.dispose() }
         f.action.apply(0).start()
         f.scheduler.run()
         #expect(f.executions.count == 3)
@@ -403,22 +409,29 @@ struct ActionFeedbackTests {
     func applyFromObservers() {
         let action = Action<Int, Int, Never> { SignalProducer(value: $0) }
         let fromValues = Recorder<String>()
-        action.values.observeValues { value in
+        // These observers refer to the action, which holds them: cycles
+        // until the observations are disposed, at the end.
+        let fromValuesObservation = action.values.observeValues { value in
             // The execution sending this value still runs: disabled.
             if value == 1 { action.apply(100).start { fromValues.append(describe($0)) } }
         }
         let fromExecuting = Recorder<String>()
-        action.isExecuting.signal.observeValues { executing in
+        let fromExecutingObservation = action.isExecuting.signal.observeValues { executing in
             // The first execution ended: this one runs (once).
             if !executing && fromExecuting.items.isEmpty {
                 action.apply(2).start { fromExecuting.append(describe($0)) }
             }
         }
         let fromEnabled = Recorder<String>()
-        action.isEnabled.signal.observeValues { enabled in
+        let fromEnabledObservation = action.isEnabled.signal.observeValues { enabled in
             if enabled && fromEnabled.items.isEmpty {
                 action.apply(3).start { fromEnabled.append(describe($0)) }
             }
+        }
+        defer {
+            fromValuesObservation?.dispose()
+            fromExecutingObservation?.dispose()
+            fromEnabledObservation?.dispose()
         }
         let all = Recorder<Int>()
         action.values.observeValues { all.append($0) }
