@@ -194,6 +194,10 @@ struct ActionConcurrencyTests {
         for round in 0..<rounds {
             let terminals = Recorder<String>()
             let values = Counter()
+            // Values delivered once dispose() had returned: at most the one
+            // already starting (contract 10). Relaxed: it orders nothing.
+            let disposeReturned = Atomic<Bool>(false)
+            let lateValues = Counter()
             let interrupter = Unguarded<Disposable?>(nil)
             let producer = action.apply()
             let line = StartLine(2)
@@ -205,11 +209,17 @@ struct ActionConcurrencyTests {
                 ready.wait()
                 line.wait()
                 interrupter.value?.dispose()
+                disposeReturned.store(true, ordering: .relaxed)
                 finished.signal()
             }.start()
             producer.startWithSignal { signal, handle in
                 signal.observe { event in
-                    if case .value = event { values.increment() } else { terminals.append(describe(event)) }
+                    if case .value = event {
+                        values.increment()
+                        if disposeReturned.load(ordering: .relaxed) { lateValues.increment() }
+                    } else {
+                        terminals.append(describe(event))
+                    }
                 }
                 interrupter.value = handle
                 ready.signal()
@@ -218,6 +228,7 @@ struct ActionConcurrencyTests {
             finished.wait()
             #expect(terminals.items == ["completed"] || terminals.items == ["interrupted"], "round \(round): \(terminals.items)")
             if terminals.items == ["completed"] { #expect(values.count == 200, "round \(round)") }
+            #expect(lateValues.count <= 1, "round \(round): \(lateValues.count) values after dispose() returned")
             #expect(action.isExecuting.value == false && action.isEnabled.value == true, "round \(round)")
             if executing.value.count > 2 * executed { executed += 1 }
             if terminals.items == ["interrupted"] { interruptedRounds += 1 }
