@@ -47,7 +47,7 @@ struct OverloadTests {
 
     /// The serial word of `signal`'s domain.
     func serial<V, E>(_ signal: Signal<V, E>) -> UnsafeMutablePointer<flare_serial> {
-        signal.core.serial
+        signal._core.serial
     }
 
     /// Busy for about `nanoseconds`: an observer slower than any sender.

@@ -41,21 +41,21 @@ public final class Action<Input, Output, Error: Swift.Error> {
     /// Starts an execution if the action is enabled: the work of one
     /// execution, or `nil` if disabled.
     @usableFromInline
-    let begin: (Input) -> SignalProducer<Output, Error>?
+    let _begin: (Input) -> SignalProducer<Output, Error>?
 
     @usableFromInline
-    let control: ExecutionControl
+    let _control: _ExecutionControl
     @usableFromInline
-    let eventsInput: Signal<Signal<Output, Error>.Event, Never>.Observer
+    let _eventsInput: Signal<Signal<Output, Error>.Event, Never>.Observer
     @usableFromInline
-    let disabledErrorsInput: Signal<(), Never>.Observer
+    let _disabledErrorsInput: Signal<(), Never>.Observer
     @usableFromInline
-    let token: Lifetime.Token
+    let _token: Lifetime.Token
 
     /// The action's state property (or what it is derived from), retained
     /// for as long as the action lives.
     @usableFromInline
-    let stateOwner: AnyObject
+    let _stateOwner: AnyObject
 
     /// The lifetime of the action: it ends when the action deinitializes.
     public let lifetime: Lifetime
@@ -90,24 +90,24 @@ public final class Action<Input, Output, Error: Swift.Error> {
     /// argument of an execution, or `nil` while the action is disabled.
     @inlinable
     init<State: PropertyProtocol, Admitted>(
-        state: State,
+        _state state: State,
         retaining owner: AnyObject,
         admit: @escaping (State.Value) -> Admitted?,
         execute: @escaping (Admitted, Input) -> SignalProducer<Output, Error>
     ) {
-        (lifetime, token) = Lifetime.make()
-        stateOwner = owner
-        (events, eventsInput) = Signal<Signal<Output, Error>.Event, Never>.pipe()
-        (disabledErrors, disabledErrorsInput) = Signal<(), Never>.pipe()
+        (lifetime, _token) = Lifetime.make()
+        _stateOwner = owner
+        (events, _eventsInput) = Signal<Signal<Output, Error>.Event, Never>.pipe()
+        (disabledErrors, _disabledErrorsInput) = Signal<(), Never>.pipe()
         values = events.compactMap { $0.value }
         errors = events.compactMap { $0.error }
         completed = events.filter { $0.isCompleted }.map { _ in () }
 
-        let control = StateControl(admitted: admit(state.value))
-        self.control = control
+        let control = _StateControl(admitted: admit(state.value))
+        self._control = control
         isExecuting = control.isExecuting
         isEnabled = control.isEnabled
-        begin = { input in control.begin().map { execute($0, input) } }
+        _begin = { input in control.begin().map { execute($0, input) } }
         // The state's changes arrive serialized, so `admit` runs outside the
         // control's gate and the results are applied in order. The first
         // value (the current one, again) changes nothing unless the state
@@ -127,7 +127,7 @@ public final class Action<Input, Output, Error: Swift.Error> {
         enabledIf isEnabled: @escaping (State.Value) -> Bool,
         execute: @escaping (State.Value, Input) -> SignalProducer<Output, Error>
     ) {
-        self.init(state: state, retaining: state, admit: { isEnabled($0) ? $0 : nil }, execute: execute)
+        self.init(_state: state, retaining: state, admit: { isEnabled($0) ? $0 : nil }, execute: execute)
     }
 
     /// An action whose executions take the latest value of `state` and the
@@ -137,7 +137,7 @@ public final class Action<Input, Output, Error: Swift.Error> {
         state: State,
         execute: @escaping (State.Value, Input) -> SignalProducer<Output, Error>
     ) {
-        self.init(state: state, retaining: state, admit: { .some($0) }, execute: execute)
+        self.init(_state: state, retaining: state, admit: { .some($0) }, execute: execute)
     }
 
     /// An action enabled while `isEnabled` is `true` (and no execution
@@ -147,7 +147,7 @@ public final class Action<Input, Output, Error: Swift.Error> {
         enabledIf isEnabled: P,
         execute: @escaping (Input) -> SignalProducer<Output, Error>
     ) where P.Value == Bool {
-        self.init(state: isEnabled, retaining: isEnabled, admit: { $0 ? () : nil }, execute: { _, input in execute(input) })
+        self.init(_state: isEnabled, retaining: isEnabled, admit: { $0 ? () : nil }, execute: { _, input in execute(input) })
     }
 
     /// An action enabled while `state` holds a value (not `nil`); executions
@@ -157,7 +157,7 @@ public final class Action<Input, Output, Error: Swift.Error> {
         unwrapping state: P,
         execute: @escaping (T, Input) -> SignalProducer<Output, Error>
     ) where P.Value == T? {
-        self.init(state: state, retaining: state, admit: { $0 }, execute: execute)
+        self.init(_state: state, retaining: state, admit: { $0 }, execute: execute)
     }
 
     /// An action enabled while `state` holds a valid (or coerced) value;
@@ -168,20 +168,20 @@ public final class Action<Input, Output, Error: Swift.Error> {
         validated state: ValidatingProperty<T, E>,
         execute: @escaping (T, Input) -> SignalProducer<Output, Error>
     ) {
-        self.init(state: state.result, retaining: state, admit: { $0.value }, execute: execute)
+        self.init(_state: state.result, retaining: state, admit: { $0.value }, execute: execute)
     }
 
     /// An action enabled whenever no execution runs.
     @inlinable
     public convenience init(execute: @escaping (Input) -> SignalProducer<Output, Error>) {
         let always = Property(value: ())
-        self.init(state: always, retaining: always, admit: { $0 }, execute: { _, input in execute(input) })
+        self.init(_state: always, retaining: always, admit: { $0 }, execute: { _, input in execute(input) })
     }
 
     deinit {
-        eventsInput.sendCompleted()
-        disabledErrorsInput.sendCompleted()
-        control.complete()
+        _eventsInput.sendCompleted()
+        _disabledErrorsInput.sendCompleted()
+        _control.complete()
     }
 
     /// A producer that, each time it is started, executes the action with
@@ -195,9 +195,9 @@ public final class Action<Input, Output, Error: Swift.Error> {
     @inlinable
     public func apply(_ input: Input) -> SignalProducer<Output, ActionError<Error>> {
         // Each start relays its execution's work straight into the started
-        // producer's chain (see `ActionExecution`): no root signal.
-        SignalProducer<Output, ActionError<Error>>(depth: 0) { [self] run, sink in
-            let execution = ActionExecution(action: self, input: input, run: run, sink: sink)
+        // producer's chain (see `_ActionExecution`): no root signal.
+        SignalProducer<Output, ActionError<Error>>(_depth: 0) { [self] run, sink in
+            let execution = _ActionExecution(action: self, input: input, run: run, sink: sink)
             run.connectRelay(interrupt: { execution.interrupt() }, start: { execution.start() })
         }
     }

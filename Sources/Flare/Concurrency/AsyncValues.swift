@@ -61,13 +61,13 @@ public struct AsyncValues<Element: Sendable, Failure: Swift.Error>: AsyncSequenc
     /// Starts the observation (or the run) that feeds `channel`; returns
     /// what ends it.
     @usableFromInline
-    let attach: @Sendable (AsyncValuesChannel<Element, Failure>) -> Disposable?
+    let _attach: @Sendable (_AsyncValuesChannel<Element, Failure>) -> Disposable?
 
     /// The buffering policy of every iteration.
     public let bufferingPolicy: BufferingPolicy
 
     @inlinable
-    init(bufferingPolicy: BufferingPolicy, attach: @escaping @Sendable (AsyncValuesChannel<Element, Failure>) -> Disposable?) {
+    init(_bufferingPolicy bufferingPolicy: BufferingPolicy, attach: @escaping @Sendable (_AsyncValuesChannel<Element, Failure>) -> Disposable?) {
         switch bufferingPolicy {
         case .unbounded: break
         case let .bufferingNewest(limit):
@@ -76,16 +76,16 @@ public struct AsyncValues<Element: Sendable, Failure: Swift.Error>: AsyncSequenc
             flarePrecondition(limit >= 0, "values(bufferingPolicy:) needs a non-negative limit, got .bufferingOldest(\(limit))")
         }
         self.bufferingPolicy = bufferingPolicy
-        self.attach = attach
+        self._attach = attach
     }
 
     /// Begins an iteration: observes the signal, or starts a run of the
     /// producer.
     @inlinable
     public func makeAsyncIterator() -> Iterator {
-        let channel = AsyncValuesChannel<Element, Failure>(policy: bufferingPolicy)
-        channel.hold(attach(channel))
-        return Iterator(consumer: AsyncValuesConsumer(channel: channel))
+        let channel = _AsyncValuesChannel<Element, Failure>(policy: bufferingPolicy)
+        channel.hold(_attach(channel))
+        return Iterator(_consumer: _AsyncValuesConsumer(channel: channel))
     }
 
     /// Iterates the values of one observation or run.
@@ -95,11 +95,11 @@ public struct AsyncValues<Element: Sendable, Failure: Swift.Error>: AsyncSequenc
     /// synchronization.
     public struct Iterator: AsyncIteratorProtocol {
         @usableFromInline
-        let consumer: AsyncValuesConsumer<Element, Failure>
+        let _consumer: _AsyncValuesConsumer<Element, Failure>
 
         @inlinable
-        init(consumer: AsyncValuesConsumer<Element, Failure>) {
-            self.consumer = consumer
+        init(_consumer consumer: _AsyncValuesConsumer<Element, Failure>) {
+            self._consumer = consumer
         }
 
         /// The next value; `nil` once the signal or run completed or was
@@ -112,21 +112,21 @@ public struct AsyncValues<Element: Sendable, Failure: Swift.Error>: AsyncSequenc
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
             // The common case, a value already in the local batch, without
             // entering another async function.
-            if let value = consumer.nextBuffered() { return value }
-            return try await consumer.next(isolation: actor)
+            if let value = _consumer.nextBuffered() { return value }
+            return try await _consumer.next(isolation: actor)
         }
 
         /// The next value; see `next(isolation:)`.
         @inlinable
         public mutating func next() async throws(Failure) -> Element? {
-            try await consumer.next(isolation: nil)
+            try await _consumer.next(isolation: nil)
         }
     }
 }
 
 /// What wakes a waiting consumer.
 @usableFromInline
-enum AsyncValuesWake<Element: Sendable>: Sendable {
+enum _AsyncValuesWake<Element: Sendable>: Sendable {
     /// A value handed over directly: the buffer was empty.
     case value(Element)
     /// Look at the channel again: it ended, or was cancelled.
@@ -139,14 +139,14 @@ enum AsyncValuesWake<Element: Sendable>: Sendable {
 /// A mutex guards the buffer, the end and the waiting continuation, and
 /// nothing else: it is held for an append, a swap or a store, never while a
 /// continuation is resumed or a disposable disposed. It is a
-/// `PThreadMutex`, not `Synchronization.Mutex`, whose futex calls
-/// ThreadSanitizer cannot see (see `PThreadMutex`); uncontended, the two
+/// `_PThreadMutex`, not `Synchronization.Mutex`, whose futex calls
+/// ThreadSanitizer cannot see (see `_PThreadMutex`); uncontended, the two
 /// cost about the same here.
 /// The consumer takes whole batches (`.unbounded`), so the lock is taken
 /// once per value on the delivery side and once per batch on the consuming
 /// side.
 @usableFromInline
-final class AsyncValuesChannel<Element: Sendable, Failure: Swift.Error>: Sendable {
+final class _AsyncValuesChannel<Element: Sendable, Failure: Swift.Error>: Sendable {
     @usableFromInline
     enum End: Sendable {
         case finished
@@ -160,7 +160,7 @@ final class AsyncValuesChannel<Element: Sendable, Failure: Swift.Error>: Sendabl
         @usableFromInline var buffer: [Element] = []
         @usableFromInline var head = 0
         @usableFromInline var end: End?
-        @usableFromInline var waiter: UnsafeContinuation<AsyncValuesWake<Element>, Never>?
+        @usableFromInline var waiter: UnsafeContinuation<_AsyncValuesWake<Element>, Never>?
         @usableFromInline var disposable: Disposable?
         @usableFromInline var isCancelled = false
 
@@ -184,7 +184,7 @@ final class AsyncValuesChannel<Element: Sendable, Failure: Swift.Error>: Sendabl
     }
 
     @usableFromInline
-    let state = PThreadMutex(State())
+    let state = _PThreadMutex(State())
     @usableFromInline
     let policy: AsyncValues<Element, Failure>.BufferingPolicy
 
@@ -209,7 +209,7 @@ final class AsyncValuesChannel<Element: Sendable, Failure: Swift.Error>: Sendabl
 
     @inlinable
     func push(_ value: Element) {
-        let waiter = state.withLock { s -> UnsafeContinuation<AsyncValuesWake<Element>, Never>? in
+        let waiter = state.withLock { s -> UnsafeContinuation<_AsyncValuesWake<Element>, Never>? in
             guard s.end == nil else { return nil }
             if let waiter = s.waiter {
                 // A waiting consumer has emptied the buffer: hand over.
@@ -233,7 +233,7 @@ final class AsyncValuesChannel<Element: Sendable, Failure: Swift.Error>: Sendabl
 
     @inlinable
     func finish(_ end: End) {
-        let waiter = state.withLock { s -> UnsafeContinuation<AsyncValuesWake<Element>, Never>? in
+        let waiter = state.withLock { s -> UnsafeContinuation<_AsyncValuesWake<Element>, Never>? in
             guard s.end == nil else { return nil }
             s.end = end
             // The observation is over by itself: nothing left to dispose.
@@ -263,7 +263,7 @@ final class AsyncValuesChannel<Element: Sendable, Failure: Swift.Error>: Sendabl
     /// exit): drops the buffer, wakes a waiter, disposes the observation.
     @inlinable
     func cancel() {
-        let (waiter, disposable) = state.withLock { s -> (UnsafeContinuation<AsyncValuesWake<Element>, Never>?, Disposable?) in
+        let (waiter, disposable) = state.withLock { s -> (UnsafeContinuation<_AsyncValuesWake<Element>, Never>?, Disposable?) in
             guard !s.isCancelled else { return (nil, nil) }
             s.isCancelled = true
             s.buffer = []
@@ -311,7 +311,7 @@ final class AsyncValuesChannel<Element: Sendable, Failure: Swift.Error>: Sendabl
     /// Parks the consumer: stores `continuation`, or resumes it at once if
     /// something arrived (or the channel ended) since the last `take`.
     @inlinable
-    func park(_ continuation: UnsafeContinuation<AsyncValuesWake<Element>, Never>) {
+    func park(_ continuation: UnsafeContinuation<_AsyncValuesWake<Element>, Never>) {
         let ready = state.withLock { s -> Bool in
             if s.isCancelled || s.count > 0 || s.end != nil { return true }
             s.waiter = continuation
@@ -326,14 +326,14 @@ final class AsyncValuesChannel<Element: Sendable, Failure: Swift.Error>: Sendabl
 ///
 /// Not `Sendable`: only the iterating task touches it.
 @usableFromInline
-final class AsyncValuesConsumer<Element: Sendable, Failure: Swift.Error> {
-    @usableFromInline let channel: AsyncValuesChannel<Element, Failure>
+final class _AsyncValuesConsumer<Element: Sendable, Failure: Swift.Error> {
+    @usableFromInline let channel: _AsyncValuesChannel<Element, Failure>
     @usableFromInline var batch: [Element] = []
     @usableFromInline var index = 0
     @usableFromInline var isDone = false
 
     @inlinable
-    init(channel: AsyncValuesChannel<Element, Failure>) {
+    init(channel: _AsyncValuesChannel<Element, Failure>) {
         self.channel = channel
     }
 
@@ -432,7 +432,7 @@ extension Signal where Value: Sendable {
     ///   `.bufferingOldest(n)`).
     @inlinable
     public func values(bufferingPolicy: AsyncValues<Value, Error>.BufferingPolicy) -> AsyncValues<Value, Error> {
-        AsyncValues(bufferingPolicy: bufferingPolicy) { [self] channel in
+        AsyncValues(_bufferingPolicy: bufferingPolicy) { [self] channel in
             observe(channel.observer)
         }
     }
@@ -462,7 +462,7 @@ extension SignalProducer where Value: Sendable {
     ///   `.bufferingOldest(n)`).
     @inlinable
     public func values(bufferingPolicy: AsyncValues<Value, Error>.BufferingPolicy) -> AsyncValues<Value, Error> {
-        AsyncValues(bufferingPolicy: bufferingPolicy) { [self] channel in
+        AsyncValues(_bufferingPolicy: bufferingPolicy) { [self] channel in
             start(channel.observer)
         }
     }

@@ -10,7 +10,7 @@ extension Signal where Value: SignalProducerConvertible, Error == Value.Error {
     /// and disposes every inner run.
     @inlinable
     public func flatten(_ strategy: FlattenStrategy) -> Signal<Value.Value, Error> {
-        flattening(strategy) { $0.producer }
+        _flattening(strategy) { $0.producer }
     }
 }
 
@@ -20,7 +20,7 @@ extension Signal where Value: SignalProducerConvertible, Error == Never {
     /// inners can.
     @inlinable
     public func flatten(_ strategy: FlattenStrategy) -> Signal<Value.Value, Value.Error> {
-        promoteError(Value.Error.self).flattening(strategy) { $0.producer }
+        promoteError(Value.Error.self)._flattening(strategy) { $0.producer }
     }
 }
 
@@ -29,7 +29,7 @@ extension Signal where Value: SignalProducerConvertible, Error == Never, Value.E
     /// their values, as `strategy` says; nothing can fail.
     @inlinable
     public func flatten(_ strategy: FlattenStrategy) -> Signal<Value.Value, Never> {
-        flattening(strategy) { $0.producer }
+        _flattening(strategy) { $0.producer }
     }
 }
 
@@ -39,7 +39,7 @@ extension Signal where Value: SignalProducerConvertible, Value.Error == Never {
     /// signal can.
     @inlinable
     public func flatten(_ strategy: FlattenStrategy) -> Signal<Value.Value, Error> {
-        flattening(strategy) { $0.producer.promoteError(Error.self) }
+        _flattening(strategy) { $0.producer.promoteError(Error.self) }
     }
 }
 
@@ -48,7 +48,7 @@ extension Signal where Value: Sequence {
     /// `flatMap(.merge)` to a producer of the sequence.
     @inlinable
     public func flatten() -> Signal<Value.Element, Error> {
-        flattening(.merge) { SignalProducer<Value.Element, Error>($0) }
+        _flattening(.merge) { SignalProducer<Value.Element, Error>($0) }
     }
 }
 
@@ -63,7 +63,7 @@ extension Signal {
     public func flatMap<U>(
         _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> SignalProducer<U, Error>
     ) -> Signal<U, Error> {
-        flattening(strategy, transform)
+        _flattening(strategy, transform)
     }
 
     /// Maps each value to an inner stream (a signal, a producer, a
@@ -72,7 +72,7 @@ extension Signal {
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> Inner
     ) -> Signal<Inner.Value, Error> where Inner.Error == Error {
-        flattening(strategy) { transform($0).producer }
+        _flattening(strategy) { transform($0).producer }
     }
 
     /// Maps each value to an inner producer that cannot fail and flattens
@@ -81,7 +81,7 @@ extension Signal {
     public func flatMap<U>(
         _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> SignalProducer<U, Never>
     ) -> Signal<U, Error> {
-        flattening(strategy) { transform($0).promoteError(Error.self) }
+        _flattening(strategy) { transform($0).promoteError(Error.self) }
     }
 
     /// Maps each value to an inner stream that cannot fail and flattens the
@@ -90,7 +90,7 @@ extension Signal {
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> Inner
     ) -> Signal<Inner.Value, Error> where Inner.Error == Never {
-        flattening(strategy) { transform($0).producer.promoteError(Error.self) }
+        _flattening(strategy) { transform($0).producer.promoteError(Error.self) }
     }
 }
 
@@ -101,7 +101,7 @@ extension Signal where Error == Never {
     public func flatMap<U, F>(
         _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> SignalProducer<U, F>
     ) -> Signal<U, F> {
-        promoteError(F.self).flattening(strategy, transform)
+        promoteError(F.self)._flattening(strategy, transform)
     }
 
     /// Maps each value to an inner stream and flattens the inners as
@@ -110,7 +110,7 @@ extension Signal where Error == Never {
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> Inner
     ) -> Signal<Inner.Value, Inner.Error> {
-        promoteError(Inner.Error.self).flattening(strategy) { transform($0).producer }
+        promoteError(Inner.Error.self)._flattening(strategy) { transform($0).producer }
     }
 
     /// Maps each value to an inner producer and flattens the inners as
@@ -119,7 +119,7 @@ extension Signal where Error == Never {
     public func flatMap<U>(
         _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> SignalProducer<U, Never>
     ) -> Signal<U, Never> {
-        flattening(strategy, transform)
+        _flattening(strategy, transform)
     }
 
     /// Maps each value to an inner stream and flattens the inners as
@@ -128,7 +128,7 @@ extension Signal where Error == Never {
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> Inner
     ) -> Signal<Inner.Value, Never> where Inner.Error == Never {
-        flattening(strategy) { transform($0).producer }
+        _flattening(strategy) { transform($0).producer }
     }
 }
 
@@ -140,7 +140,7 @@ extension SignalProducer where Value: SignalProducerConvertible, Error == Value.
     /// and disposes every inner run.
     @inlinable
     public func flatten(_ strategy: FlattenStrategy) -> SignalProducer<Value.Value, Error> {
-        flattening(strategy) { $0.producer }
+        _flattening(strategy) { $0.producer }
     }
 }
 
@@ -150,7 +150,7 @@ extension SignalProducer where Value: SignalProducerConvertible, Error == Never 
     /// inners can.
     @inlinable
     public func flatten(_ strategy: FlattenStrategy) -> SignalProducer<Value.Value, Value.Error> {
-        promoteError(Value.Error.self).flattening(strategy) { $0.producer }
+        promoteError(Value.Error.self)._flattening(strategy) { $0.producer }
     }
 }
 
@@ -159,7 +159,7 @@ extension SignalProducer where Value: SignalProducerConvertible, Error == Never,
     /// their values, as `strategy` says; nothing can fail.
     @inlinable
     public func flatten(_ strategy: FlattenStrategy) -> SignalProducer<Value.Value, Never> {
-        flattening(strategy) { $0.producer }
+        _flattening(strategy) { $0.producer }
     }
 }
 
@@ -169,7 +169,7 @@ extension SignalProducer where Value: SignalProducerConvertible, Value.Error == 
     /// producer can.
     @inlinable
     public func flatten(_ strategy: FlattenStrategy) -> SignalProducer<Value.Value, Error> {
-        flattening(strategy) { $0.producer.promoteError(Error.self) }
+        _flattening(strategy) { $0.producer.promoteError(Error.self) }
     }
 }
 
@@ -178,7 +178,7 @@ extension SignalProducer where Value: Sequence {
     /// `flatMap(.merge)` to a producer of the sequence.
     @inlinable
     public func flatten() -> SignalProducer<Value.Element, Error> {
-        flattening(.merge) { SignalProducer<Value.Element, Error>($0) }
+        _flattening(.merge) { SignalProducer<Value.Element, Error>($0) }
     }
 }
 
@@ -193,7 +193,7 @@ extension SignalProducer {
     public func flatMap<U>(
         _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> SignalProducer<U, Error>
     ) -> SignalProducer<U, Error> {
-        flattening(strategy, transform)
+        _flattening(strategy, transform)
     }
 
     /// Maps each value to an inner stream (a signal, a producer, a
@@ -202,7 +202,7 @@ extension SignalProducer {
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> Inner
     ) -> SignalProducer<Inner.Value, Error> where Inner.Error == Error {
-        flattening(strategy) { transform($0).producer }
+        _flattening(strategy) { transform($0).producer }
     }
 
     /// Maps each value to an inner producer that cannot fail and flattens
@@ -211,7 +211,7 @@ extension SignalProducer {
     public func flatMap<U>(
         _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> SignalProducer<U, Never>
     ) -> SignalProducer<U, Error> {
-        flattening(strategy) { transform($0).promoteError(Error.self) }
+        _flattening(strategy) { transform($0).promoteError(Error.self) }
     }
 
     /// Maps each value to an inner stream that cannot fail and flattens the
@@ -220,7 +220,7 @@ extension SignalProducer {
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> Inner
     ) -> SignalProducer<Inner.Value, Error> where Inner.Error == Never {
-        flattening(strategy) { transform($0).producer.promoteError(Error.self) }
+        _flattening(strategy) { transform($0).producer.promoteError(Error.self) }
     }
 }
 
@@ -231,7 +231,7 @@ extension SignalProducer where Error == Never {
     public func flatMap<U, F>(
         _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> SignalProducer<U, F>
     ) -> SignalProducer<U, F> {
-        promoteError(F.self).flattening(strategy, transform)
+        promoteError(F.self)._flattening(strategy, transform)
     }
 
     /// Maps each value to an inner stream and flattens the inners as
@@ -240,7 +240,7 @@ extension SignalProducer where Error == Never {
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> Inner
     ) -> SignalProducer<Inner.Value, Inner.Error> {
-        promoteError(Inner.Error.self).flattening(strategy) { transform($0).producer }
+        promoteError(Inner.Error.self)._flattening(strategy) { transform($0).producer }
     }
 
     /// Maps each value to an inner producer and flattens the inners as
@@ -249,7 +249,7 @@ extension SignalProducer where Error == Never {
     public func flatMap<U>(
         _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> SignalProducer<U, Never>
     ) -> SignalProducer<U, Never> {
-        flattening(strategy, transform)
+        _flattening(strategy, transform)
     }
 
     /// Maps each value to an inner stream and flattens the inners as
@@ -258,6 +258,6 @@ extension SignalProducer where Error == Never {
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> Inner
     ) -> SignalProducer<Inner.Value, Never> where Inner.Error == Never {
-        flattening(strategy) { transform($0).producer }
+        _flattening(strategy) { transform($0).producer }
     }
 }

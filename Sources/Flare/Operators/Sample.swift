@@ -14,11 +14,11 @@ extension Signal {
     /// has lost every observer and reference.
     @inlinable
     public func sample<T>(with sampler: Signal<T, Never>) -> Signal<(Value, T), Error> {
-        funnel({ (downstream: HeldCore<(Value, T), Error>) in
+        funnel({ (downstream: _HeldCore<(Value, T), Error>) in
             var latest: Value?
             var sourceCompleted = false
             var samplerCompleted = false
-            return { (tag: Pair<Event, Signal<T, Never>.Event>) in
+            return { (tag: _Pair<Event, Signal<T, Never>.Event>) in
                 switch tag {
                 case let .first(.value(value)):
                     latest = value
@@ -64,7 +64,7 @@ extension SignalProducer {
     public func sample<Sampler: SignalProducerConvertible>(
         with sampler: Sampler
     ) -> SignalProducer<(Value, Sampler.Value), Error> where Sampler.Error == Never {
-        liftLeft { left in { right in left.sample(with: right) } }(sampler.producer)
+        _liftLeft { left in { right in left.sample(with: right) } }(sampler.producer)
     }
 
     /// `Signal.sample(on:)` of a run of this producer and one of `sampler`,
@@ -72,6 +72,6 @@ extension SignalProducer {
     public func sample<Sampler: SignalProducerConvertible>(
         on sampler: Sampler
     ) -> SignalProducer<Value, Error> where Sampler.Value == (), Sampler.Error == Never {
-        liftLeft { left in { right in left.sample(on: right) } }(sampler.producer)
+        _liftLeft { left in { right in left.sample(on: right) } }(sampler.producer)
     }
 }

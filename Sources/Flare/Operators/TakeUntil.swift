@@ -14,8 +14,8 @@ extension Signal {
     /// output has lost every observer and reference.
     @inlinable
     public func take(until trigger: Signal<(), Never>) -> Signal<Value, Error> {
-        funnel({ (downstream: HeldCore<Value, Error>) in
-            { (tag: Pair<Event, Signal<(), Never>.Event>) in
+        funnel({ (downstream: _HeldCore<Value, Error>) in
+            { (tag: _Pair<Event, Signal<(), Never>.Event>) in
                 switch tag {
                 case let .first(event):
                     downstream.deliverHeld(event)
@@ -47,9 +47,9 @@ extension Signal {
     @inlinable
     public func take(untilReplacement replacement: Signal<Value, Error>) -> Signal<Value, Error> {
         let sourceObservation = SerialDisposable()
-        return funnel({ (downstream: HeldCore<Value, Error>) in
+        return funnel({ (downstream: _HeldCore<Value, Error>) in
             var replaced = false
-            return { (tag: Pair<Event, Event>) in
+            return { (tag: _Pair<Event, Event>) in
                 switch tag {
                 case let .first(event):
                     if replaced { return }
@@ -89,10 +89,10 @@ extension Signal {
     @inlinable
     public func skip(until trigger: Signal<(), Never>) -> Signal<Value, Error> {
         let triggerObservation = SerialDisposable()
-        let makeAction = { (downstream: HeldCore<Value, Error>) in
+        let makeAction = { (downstream: _HeldCore<Value, Error>) in
             var triggered = false
             var sourceTerminated = false
-            return { (tag: Pair<Event, Signal<(), Never>.Event>) in
+            return { (tag: _Pair<Event, Signal<(), Never>.Event>) in
                 switch tag {
                 case let .first(event):
                     if triggered {
@@ -124,7 +124,7 @@ extension SignalProducer {
     public func take<Trigger: SignalProducerConvertible>(
         until trigger: Trigger
     ) -> SignalProducer<Value, Error> where Trigger.Value == (), Trigger.Error == Never {
-        liftRight { left in { right in left.take(until: right) } }(trigger.producer)
+        _liftRight { left in { right in left.take(until: right) } }(trigger.producer)
     }
 
     /// `Signal.take(untilReplacement:)` of a run of this producer and one of
@@ -132,7 +132,7 @@ extension SignalProducer {
     public func take<Replacement: SignalProducerConvertible>(
         untilReplacement replacement: Replacement
     ) -> SignalProducer<Value, Error> where Replacement.Value == Value, Replacement.Error == Error {
-        liftRight { left in { right in left.take(untilReplacement: right) } }(replacement.producer)
+        _liftRight { left in { right in left.take(untilReplacement: right) } }(replacement.producer)
     }
 
     /// `Signal.skip(until:)` of a run of this producer and one of `trigger`,
@@ -140,6 +140,6 @@ extension SignalProducer {
     public func skip<Trigger: SignalProducerConvertible>(
         until trigger: Trigger
     ) -> SignalProducer<Value, Error> where Trigger.Value == (), Trigger.Error == Never {
-        liftRight { left in { right in left.skip(until: right) } }(trigger.producer)
+        _liftRight { left in { right in left.skip(until: right) } }(trigger.producer)
     }
 }

@@ -264,7 +264,7 @@ extension Signal {
         var result: Signal<Value, Error>?
         shouldThrottle.producer.startWithSignal { gate, interrupter in
             let throttled = self.throttle(while: gate, on: scheduler)
-            throttled.core.lifetime += interrupter
+            throttled._core.lifetime += interrupter
             result = throttled
         }
         return result!

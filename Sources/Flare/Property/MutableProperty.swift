@@ -21,10 +21,10 @@
 @propertyWrapper
 public final class MutableProperty<Value>: ComposableMutablePropertyProtocol {
     @usableFromInline
-    let channel: PropertyChannel<Value>
+    let _channel: _PropertyChannel<Value>
 
     @usableFromInline
-    let token: Lifetime.Token
+    let _token: Lifetime.Token
 
     /// The lifetime of the property: it ends when the property deinitializes.
     public let lifetime: Lifetime
@@ -35,8 +35,8 @@ public final class MutableProperty<Value>: ComposableMutablePropertyProtocol {
     /// A property whose value is `initialValue`.
     @inlinable
     public init(_ initialValue: Value) {
-        (channel, signal) = PropertyChannel.make(initialValue)
-        (lifetime, token) = Lifetime.make()
+        (_channel, signal) = _PropertyChannel.make(initialValue)
+        (lifetime, _token) = Lifetime.make()
     }
 
     /// A property whose value is `wrappedValue` (the property-wrapper form).
@@ -46,22 +46,22 @@ public final class MutableProperty<Value>: ComposableMutablePropertyProtocol {
     }
 
     deinit {
-        channel.complete()
+        _channel.complete()
     }
 
     /// The current value. Reading takes no lock; setting notifies every
     /// observer (after the delivery in progress, if any).
     @inlinable
     public var value: Value {
-        get { channel.value }
-        set { channel.set(newValue) }
+        get { _channel.value }
+        set { _channel.set(newValue) }
     }
 
     /// `value`, for the property-wrapper form.
     @inlinable
     public var wrappedValue: Value {
-        get { channel.value }
-        set { channel.set(newValue) }
+        get { _channel.value }
+        set { _channel.set(newValue) }
     }
 
     /// The property itself (`$name` for `@MutableProperty var name`).
@@ -73,13 +73,13 @@ public final class MutableProperty<Value>: ComposableMutablePropertyProtocol {
     /// property deinitializes. Does not retain the property.
     @inlinable
     public var producer: SignalProducer<Value, Never> {
-        SignalProducer(channel: channel, signal: signal)
+        SignalProducer(_channel: _channel, signal: signal)
     }
 
     /// Replaces the value and returns the previous one, atomically.
     @discardableResult
     public func swap(_ newValue: Value) -> Value {
-        channel.modify("MutableProperty.swap") { value in
+        _channel.modify("MutableProperty.swap") { value in
             defer { value = newValue }
             return value
         }
@@ -92,14 +92,14 @@ public final class MutableProperty<Value>: ComposableMutablePropertyProtocol {
     /// same property from inside `action` stops the program with a message.
     @discardableResult
     public func modify<Result>(_ action: (inout Value) throws -> Result) rethrows -> Result {
-        try channel.modify("MutableProperty.modify", action)
+        try _channel.modify("MutableProperty.modify", action)
     }
 
     /// Calls `action` with the current value. Takes no lock: a change made
     /// meanwhile by another thread is not excluded.
     @discardableResult
     public func withValue<Result>(_ action: (Value) throws -> Result) rethrows -> Result {
-        try action(channel.value)
+        try action(_channel.value)
     }
 }
 
@@ -107,21 +107,21 @@ extension MutableProperty: @unchecked Sendable {}
 
 extension SignalProducer where Error == Never {
     /// The producer of a property's channel: each run gets the current value,
-    /// then every later change (see `PropertyChannel.start(into:)`). Keeps
+    /// then every later change (see `_PropertyChannel.start(into:)`). Keeps
     /// `signal` (the property's signal) alive, as a composed property's
     /// producer must keep its sources' observation going.
     @inlinable
-    init(channel: PropertyChannel<Value>, signal: Signal<Value, Never>) {
-        self.init(depth: 0) { run, sink in
-            let core = SignalCore<Value, Never>()
-            let handle = Signal(core: core)
-            // The observer holds the run (see `ProducerSink`).
+    init(_channel channel: _PropertyChannel<Value>, signal: Signal<Value, Never>) {
+        self.init(_depth: 0) { run, sink in
+            let core = _SignalCore<Value, Never>()
+            let handle = Signal(_core: core)
+            // The observer holds the run (see `_ProducerSink`).
             _ = core.observe(Signal.Observer { [run] event in
                 withExtendedLifetime(run) { sink.deliverHeld(event) }
             })
             run.connect(
                 lifetime: core.lifetime,
-                interrupt: { handle.core.send(.interrupted) },
+                interrupt: { handle._core.send(.interrupted) },
                 start: { withExtendedLifetime(signal) { channel.start(into: core) } })
         }
     }

@@ -73,10 +73,10 @@ public final class Property<Value>: PropertyProtocol {
     /// A property that reads and observes `channel`, whose owner ends it
     /// (an `Action`'s `isExecuting` and `isEnabled`). `signal` is the
     /// channel's signal, kept alive by the property.
-    init(channel: PropertyChannel<Value>, signal: Signal<Value, Never>) {
+    init(channel: _PropertyChannel<Value>, signal: Signal<Value, Never>) {
         read = { channel.value }
         self.signal = signal
-        producer = SignalProducer(channel: channel, signal: signal)
+        producer = SignalProducer(_channel: channel, signal: signal)
     }
 
     /// A composed property over a producer that sends at least one value
@@ -90,7 +90,7 @@ public final class Property<Value>: PropertyProtocol {
                 if let channel = slot.channel {
                     channel.set(value)
                 } else {
-                    (slot.channel, slot.signal) = PropertyChannel.make(value)
+                    (slot.channel, slot.signal) = _PropertyChannel.make(value)
                 }
             case .completed, .interrupted:
                 slot.channel?.complete()
@@ -109,7 +109,7 @@ public final class Property<Value>: PropertyProtocol {
         channel.output.lifetime += run
         read = { channel.value }
         self.signal = signal
-        producer = SignalProducer(channel: channel, signal: signal)
+        producer = SignalProducer(_channel: channel, signal: signal)
     }
 }
 
@@ -117,7 +117,7 @@ public final class Property<Value>: PropertyProtocol {
 final class ComposedSlot<Value>: @unchecked Sendable {
     // Written during the source's synchronous start (the first value), then
     // only read, inside the source's serialized delivery.
-    var channel: PropertyChannel<Value>?
+    var channel: _PropertyChannel<Value>?
     var signal: Signal<Value, Never>?
 }
 

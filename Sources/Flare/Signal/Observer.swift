@@ -28,7 +28,7 @@ extension Signal {
         /// context) and every delivery one more indirect call; the switch
         /// that replaces them is a compare on a byte the call loads anyway.
         @usableFromInline
-        internal enum Handler {
+        internal enum _Handler {
             case event(Action)
             case value((Value) -> Void)
             case result((Result<Value, Error>) -> Void)
@@ -38,32 +38,32 @@ extension Signal {
         }
 
         @usableFromInline
-        internal let handler: Handler
+        internal let _handler: _Handler
 
         /// Whether `deinit` sends `interrupted`: true for the observers that
         /// feed a signal, so that dropping the last reference to a pipe's
         /// input ends the signal instead of leaving it open for ever.
         @usableFromInline
-        internal let interruptsOnDeinit: Bool
+        internal let _interruptsOnDeinit: Bool
 
         @usableFromInline
-        internal init(action: @escaping Action, interruptsOnDeinit: Bool) {
-            self.handler = .event(action)
-            self.interruptsOnDeinit = interruptsOnDeinit
+        internal init(_action action: @escaping Action, interruptsOnDeinit: Bool) {
+            self._handler = .event(action)
+            self._interruptsOnDeinit = interruptsOnDeinit
         }
 
         /// An observer of one kind of event, for the `observe…` conveniences.
         @usableFromInline
-        internal init(handler: Handler) {
-            self.handler = handler
-            self.interruptsOnDeinit = false
+        internal init(_handler handler: _Handler) {
+            self._handler = handler
+            self._interruptsOnDeinit = false
         }
 
         /// An observer that calls `action` for every event.
         @inlinable
         public init(_ action: @escaping Action) {
-            self.handler = .event(action)
-            self.interruptsOnDeinit = false
+            self._handler = .event(action)
+            self._interruptsOnDeinit = false
         }
 
         /// An observer that calls the closure matching each kind of event.
@@ -85,7 +85,7 @@ extension Signal {
         }
 
         deinit {
-            if interruptsOnDeinit { interruptOnDeinit() }
+            if _interruptsOnDeinit { interruptOnDeinit() }
         }
 
         /// Apart from `deinit`, so that releasing an ordinary observer (often
@@ -109,25 +109,25 @@ extension Signal {
         /// Sends a value.
         @inlinable
         public func send(value: Value) {
-            Self.send(value: value, to: handler)
+            Self._send(value: value, to: _handler)
         }
 
         /// Sends a failure. Terminal.
         @inlinable
         public func send(error: Error) {
-            Self.send(error: error, to: handler)
+            Self._send(error: error, to: _handler)
         }
 
         /// Sends `completed`. Terminal.
         @inlinable
         public func sendCompleted() {
-            Self.sendCompleted(to: handler)
+            Self._sendCompleted(to: _handler)
         }
 
         /// Sends `interrupted`. Terminal.
         @inlinable
         public func sendInterrupted() {
-            Self.sendInterrupted(to: handler)
+            Self._sendInterrupted(to: _handler)
         }
 
         // The handler is switched on as a `borrowing` parameter: binding the
@@ -137,7 +137,7 @@ extension Signal {
 
         @inlinable
         @inline(__always)
-        static func send(value: Value, to handler: borrowing Handler) {
+        static func _send(value: Value, to handler: borrowing _Handler) {
             switch handler {
             case let .event(action): action(.value(value))
             case let .value(action): action(value)
@@ -148,7 +148,7 @@ extension Signal {
 
         @inlinable
         @inline(__always)
-        static func send(error: Error, to handler: borrowing Handler) {
+        static func _send(error: Error, to handler: borrowing _Handler) {
             switch handler {
             case let .event(action): action(.failed(error))
             case let .result(action): action(.failure(error))
@@ -159,7 +159,7 @@ extension Signal {
 
         @inlinable
         @inline(__always)
-        static func sendCompleted(to handler: borrowing Handler) {
+        static func _sendCompleted(to handler: borrowing _Handler) {
             switch handler {
             case let .event(action): action(.completed)
             case let .completed(action): action()
@@ -169,7 +169,7 @@ extension Signal {
 
         @inlinable
         @inline(__always)
-        static func sendInterrupted(to handler: borrowing Handler) {
+        static func _sendInterrupted(to handler: borrowing _Handler) {
             switch handler {
             case let .event(action): action(.interrupted)
             case let .interrupted(action): action()

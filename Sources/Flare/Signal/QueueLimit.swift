@@ -29,24 +29,24 @@ import CFlare
 public struct QueueLimit: Sendable, Hashable, CustomStringConvertible {
     /// The limit in events, or 0 for none.
     @usableFromInline
-    let events: UInt32
+    let _events: UInt32
 
     @inlinable
-    init(uncheckedEvents events: UInt32) {
-        self.events = events
+    init(_uncheckedEvents events: UInt32) {
+        self._events = events
     }
 
     /// At most `count` events queued behind a delivery (1 … 2³⁰).
     public static func events(_ count: Int) -> QueueLimit {
         flarePrecondition(count >= 1 && count <= Int(FLARE_SERIAL_MAX_LIMIT),
                      "QueueLimit.events: \(count) is not in 1...\(FLARE_SERIAL_MAX_LIMIT)")
-        return QueueLimit(uncheckedEvents: UInt32(count))
+        return QueueLimit(_uncheckedEvents: UInt32(count))
     }
 
     /// No limit: a sender never waits, and the queue grows for as long as
     /// senders outpace the delivering thread (Flare's behaviour before
     /// contract 9).
-    public static let unbounded = QueueLimit(uncheckedEvents: 0)
+    public static let unbounded = QueueLimit(_uncheckedEvents: 0)
 
     /// 2,048 events. In the bench's contention scenario (two threads
     /// sending as fast as they can, ten observers) the throughput did not
@@ -55,11 +55,11 @@ public struct QueueLimit: Sendable, Hashable, CustomStringConvertible {
     /// without any sender waiting while what is queued stays at 64 KB for
     /// `Int` values and 512 KB for the largest pooled events (240-byte
     /// payloads). See the README.
-    public static let `default` = QueueLimit(uncheckedEvents: 2048)
+    public static let `default` = QueueLimit(_uncheckedEvents: 2048)
 
     /// Whether senders never wait.
-    public var isUnbounded: Bool { events == 0 }
+    public var isUnbounded: Bool { _events == 0 }
 
     /// "unbounded", or the limit in events ("2048 events").
-    public var description: String { isUnbounded ? "unbounded" : "\(events) events" }
+    public var description: String { isUnbounded ? "unbounded" : "\(_events) events" }
 }

@@ -3,11 +3,11 @@ extension SignalProducer {
     /// more link in each run's chain (the closure `op` makes, inside the
     /// run's serialized delivery), no signal.
     @inlinable
-    func lift<Op: UnaryOperator>(_ op: Op) -> SignalProducer<Op.Output, Op.OutputError>
+    func _lift<Op: _UnaryOperator>(_ op: Op) -> SignalProducer<Op.Output, Op.OutputError>
     where Op.Input == Value, Op.InputError == Error {
         let upstream = self
-        return SignalProducer<Op.Output, Op.OutputError>(depth: depth + 1, makeRunObject: makeRunObject) { run, sink in
-            upstream.attach(run, ProducerSink(op.attach(to: consume sink), run: run, index: upstream.depth))
+        return SignalProducer<Op.Output, Op.OutputError>(_depth: _depth + 1, makeRunObject: _makeRunObject) { run, sink in
+            upstream._attach(run, _ProducerSink(op.attach(to: consume sink), run: run, index: upstream._depth))
         }
     }
 
@@ -36,14 +36,14 @@ extension SignalProducer {
     public func lift<U, F, V, G>(
         _ transform: @escaping (Signal<Value, Error>) -> (Signal<U, F>) -> Signal<V, G>
     ) -> (SignalProducer<U, F>) -> SignalProducer<V, G> {
-        liftRight(transform)
+        _liftRight(transform)
     }
 
     /// A binary operator on runs where `right` starts first: this
     /// producer's signal is set up first, so that it misses nothing `right`
     /// sends while starting.
     @usableFromInline
-    func liftRight<U, F, V, G>(
+    func _liftRight<U, F, V, G>(
         _ transform: @escaping (Signal<Value, Error>) -> (Signal<U, F>) -> Signal<V, G>
     ) -> (SignalProducer<U, F>) -> SignalProducer<V, G> {
         { right in
@@ -61,7 +61,7 @@ extension SignalProducer {
 
     /// A binary operator on runs where this producer starts first.
     @usableFromInline
-    func liftLeft<U, F, V, G>(
+    func _liftLeft<U, F, V, G>(
         _ transform: @escaping (Signal<Value, Error>) -> (Signal<U, F>) -> Signal<V, G>
     ) -> (SignalProducer<U, F>) -> SignalProducer<V, G> {
         { right in

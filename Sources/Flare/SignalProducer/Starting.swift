@@ -3,9 +3,9 @@ extension SignalProducer {
     /// source not yet started. `output` is consumed: the run's chain holds
     /// it without another retain.
     @inlinable
-    func makeRun(_ output: consuming @escaping (Signal<Value, Error>.Event) -> Void) -> ProducerRun {
-        let run = makeRunObject(depth + 1)
-        attach(run, ProducerSink(output, run: run, index: depth))
+    func _makeRun(_ output: consuming @escaping (Signal<Value, Error>.Event) -> Void) -> _ProducerRun {
+        let run = _makeRunObject(_depth + 1)
+        _attach(run, _ProducerSink(output, run: run, index: _depth))
         return run
     }
 
@@ -27,11 +27,11 @@ extension SignalProducer {
     public func startWithSignal<Result>(
         _ setup: (_ signal: Signal<Value, Error>, _ interruptHandle: Disposable) -> Result
     ) -> Result {
-        let output = SignalCore<Value, Error>()
-        let run = makeRunObject(depth + 1)
+        let output = _SignalCore<Value, Error>()
+        let run = _makeRunObject(_depth + 1)
         output.lifetime.observeEnded { run.interrupt() }
-        attach(run, ProducerSink({ event in output.send(event) }, run: run, index: depth))
-        let result = setup(Signal(core: output), run)
+        _attach(run, _ProducerSink({ event in output.send(event) }, run: run, index: _depth))
+        let result = setup(Signal(_core: output), run)
         run.startIfNotDisposed()
         return result
     }
@@ -54,13 +54,13 @@ extension SignalProducer {
     public func start(_ observer: Signal<Value, Error>.Observer = .init()) -> Disposable {
         // One capture, a class reference: the closure's context is the
         // observer itself, nothing is allocated for it.
-        startRun { [observer] event in observer.send(event) }
+        _startRun { [observer] event in observer.send(event) }
     }
 
     /// Starts a run whose last link is `output`.
     @inlinable
-    func startRun(_ output: consuming @escaping (Signal<Value, Error>.Event) -> Void) -> Disposable {
-        let run = makeRun(output)
+    func _startRun(_ output: consuming @escaping (Signal<Value, Error>.Event) -> Void) -> Disposable {
+        let run = _makeRun(output)
         run.startIfNotDisposed()
         return run
     }
@@ -70,7 +70,7 @@ extension SignalProducer {
     @inlinable
     @discardableResult
     public func start(_ action: @escaping Signal<Value, Error>.Observer.Action) -> Disposable {
-        startRun(action)
+        _startRun(action)
     }
 
     /// Starts a run and calls `action` with its values and failure, as
@@ -109,7 +109,7 @@ extension SignalProducer where Error == Never {
     @inlinable
     @discardableResult
     public func startWithValues(_ action: @escaping (Value) -> Void) -> Disposable {
-        startRun { event in
+        _startRun { event in
             if case let .value(value) = event { action(value) }
         }
     }

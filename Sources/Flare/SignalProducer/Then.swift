@@ -8,14 +8,14 @@ extension SignalProducer {
     public func then<Replacement: SignalProducerConvertible>(
         _ replacement: Replacement
     ) -> SignalProducer<Replacement.Value, Error> where Replacement.Error == Error {
-        thenStart(replacement.producer)
+        _thenStart(replacement.producer)
     }
 
     /// `then(_:)` with a replacement that cannot fail.
     public func then<Replacement: SignalProducerConvertible>(
         _ replacement: Replacement
     ) -> SignalProducer<Replacement.Value, Error> where Replacement.Error == Never {
-        thenStart(replacement.producer.promoteError(Error.self))
+        _thenStart(replacement.producer.promoteError(Error.self))
     }
 
     /// `then(_:)` with a replacement of the same type: the overload the
@@ -23,12 +23,12 @@ extension SignalProducer {
     public func then<Replacement: SignalProducerConvertible>(
         _ replacement: Replacement
     ) -> SignalProducer<Value, Error> where Replacement.Value == Value, Replacement.Error == Error {
-        thenStart(replacement.producer)
+        _thenStart(replacement.producer)
     }
 
     /// The body of every `then`.
     @usableFromInline
-    func thenStart<U>(_ replacement: SignalProducer<U, Error>) -> SignalProducer<U, Error> {
+    func _thenStart<U>(_ replacement: SignalProducer<U, Error>) -> SignalProducer<U, Error> {
         SignalProducer<U, Error> { observer, lifetime in
             let current = SerialDisposable()
             lifetime += current
@@ -50,20 +50,20 @@ extension SignalProducer where Error == Never {
     public func then<Replacement: SignalProducerConvertible>(
         _ replacement: Replacement
     ) -> SignalProducer<Replacement.Value, Replacement.Error> {
-        promoteError(Replacement.Error.self).thenStart(replacement.producer)
+        promoteError(Replacement.Error.self)._thenStart(replacement.producer)
     }
 
     /// `then(_:)` for a producer and a replacement that cannot fail.
     public func then<Replacement: SignalProducerConvertible>(
         _ replacement: Replacement
     ) -> SignalProducer<Replacement.Value, Never> where Replacement.Error == Never {
-        thenStart(replacement.producer)
+        _thenStart(replacement.producer)
     }
 
     /// `then(_:)` with a replacement of the same type.
     public func then<Replacement: SignalProducerConvertible>(
         _ replacement: Replacement
     ) -> SignalProducer<Value, Never> where Replacement.Value == Value, Replacement.Error == Never {
-        thenStart(replacement.producer)
+        _thenStart(replacement.producer)
     }
 }
