@@ -1,6 +1,6 @@
 // Flattening: a stream of streams into a stream of values.
 //
-// Every flatten runs on the funnel (`Funnel.swift`). The outer stream's
+// Every flatten runs on the _funnel (`Funnel.swift`). The outer stream's
 // events and the events of every inner run it starts are sent, tagged, into
 // one internal root signal; the strategy's logic (`_FlattenEngine.handle`)
 // runs inside that signal's serialized delivery. Starting, replacing,
@@ -342,7 +342,7 @@ extension Signal {
         _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> SignalProducer<Inner, Error>
     ) -> Signal<Inner, Error> {
         var made: _FlattenEngine<Value, Inner, Error>?
-        return funnel(withInput: { (downstream: _HeldCore<Inner, Error>, input: Signal<_FlattenTag<Value, Inner, Error>, Never>.Observer) in
+        return _funnel(withInput: { (downstream: _HeldCore<Inner, Error>, input: Signal<_FlattenTag<Value, Inner, Error>, Never>.Observer) in
             let engine = _FlattenEngine(strategy, transform: transform, downstream: downstream, input: input)
             made = engine
             return { engine.handle($0) }

@@ -48,23 +48,23 @@ enum _Pair<First, Second> {
 ///     with no input able to end them; ReactiveSwift leaves `skip(until:)`
 ///     silent then, so it passes `false`.
 @inlinable
-func funnel<Tag, U, F>(
+func _funnel<Tag, U, F>(
     _ makeAction: (_HeldCore<U, F>) -> (Tag) -> Void,
     interruptsWhenInputsEnd: Bool = true,
     connect: (Signal<Tag, Never>.Observer, CompositeDisposable) -> Void
 ) -> Signal<U, F> {
-    funnel(
+    _funnel(
         withInput: { downstream, _ in makeAction(downstream) },
         interruptsWhenInputsEnd: interruptsWhenInputsEnd,
         connect: connect)
 }
 
-/// `funnel`, whose logic also receives the internal signal's input, to send
+/// `_funnel`, whose logic also receives the internal signal's input, to send
 /// itself tagged events later (scheduled actions of the time operators).
 /// Holding the input keeps the internal signal open: the logic must end the
 /// output itself, and release what it scheduled when the output ends.
 @inlinable
-func funnel<Tag, U, F>(
+func _funnel<Tag, U, F>(
     withInput makeAction: (_HeldCore<U, F>, Signal<Tag, Never>.Observer) -> (Tag) -> Void,
     interruptsWhenInputsEnd: Bool = true,
     connect: (Signal<Tag, Never>.Observer, CompositeDisposable) -> Void

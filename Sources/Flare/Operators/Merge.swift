@@ -33,7 +33,7 @@ extension Signal {
     where Seq.Element == Signal<Value, Error> {
         let inputs = Array(signals)
         guard !inputs.isEmpty else { return .empty }
-        return funnel({ (downstream: _HeldCore<Value, Error>) in
+        return _funnel({ (downstream: _HeldCore<Value, Error>) in
             var running = inputs.count
             return { (event: Event) in
                 if case .completed = event {

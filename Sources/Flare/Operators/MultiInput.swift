@@ -205,10 +205,10 @@ struct _InputArray<Value, Failure: Swift.Error>: _InputList {
 /// Funnels the inputs of `inputs` into the logic `makeAction` returns,
 /// each event tagged with its input.
 @inlinable
-func funnel<Inputs: _InputList, U>(
+func _funnel<Inputs: _InputList, U>(
     _ inputs: Inputs, _ makeAction: (_HeldCore<U, Inputs.Failure>) -> (Inputs.Tag) -> Void
 ) -> Signal<U, Inputs.Failure> {
-    funnel(makeAction) { input, observations in
+    _funnel(makeAction) { input, observations in
         inputs.observe(into: input, observations)
     }
 }

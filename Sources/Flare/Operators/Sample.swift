@@ -14,7 +14,7 @@ extension Signal {
     /// has lost every observer and reference.
     @inlinable
     public func sample<T>(with sampler: Signal<T, Never>) -> Signal<(Value, T), Error> {
-        funnel({ (downstream: _HeldCore<(Value, T), Error>) in
+        _funnel({ (downstream: _HeldCore<(Value, T), Error>) in
             var latest: Value?
             var sourceCompleted = false
             var samplerCompleted = false

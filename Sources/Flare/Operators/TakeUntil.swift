@@ -14,7 +14,7 @@ extension Signal {
     /// output has lost every observer and reference.
     @inlinable
     public func take(until trigger: Signal<(), Never>) -> Signal<Value, Error> {
-        funnel({ (downstream: _HeldCore<Value, Error>) in
+        _funnel({ (downstream: _HeldCore<Value, Error>) in
             { (tag: _Pair<Event, Signal<(), Never>.Event>) in
                 switch tag {
                 case let .first(event):
@@ -47,7 +47,7 @@ extension Signal {
     @inlinable
     public func take(untilReplacement replacement: Signal<Value, Error>) -> Signal<Value, Error> {
         let sourceObservation = SerialDisposable()
-        return funnel({ (downstream: _HeldCore<Value, Error>) in
+        return _funnel({ (downstream: _HeldCore<Value, Error>) in
             var replaced = false
             return { (tag: _Pair<Event, Event>) in
                 switch tag {
@@ -110,7 +110,7 @@ extension Signal {
                 }
             }
         }
-        return funnel(makeAction, interruptsWhenInputsEnd: false) { input, observations in
+        return _funnel(makeAction, interruptsWhenInputsEnd: false) { input, observations in
             observations += triggerObservation
             triggerObservation.inner = trigger.observe { input.send(value: .second($0)) }
             observations += self.observe { input.send(value: .first($0)) }

@@ -31,7 +31,7 @@ extension Signal {
         on scheduler: Scheduler,
         _ makeAction: (_ emit: _HeldCore<U, F>, _ tick: @escaping (Tick) -> Void) -> (_Pair<Event, Tick>) -> Void
     ) -> Signal<U, F> {
-        let emissions: Signal<U, F> = funnel(
+        let emissions: Signal<U, F> = _funnel(
             withInput: { emit, input in
                 makeAction(emit) { input.send(value: .second($0)) }
             },
@@ -151,7 +151,7 @@ extension Signal {
     /// Both observations are disposed when the output terminates, or when it
     /// has lost every observer and reference.
     public func throttle(while shouldThrottle: Signal<Bool, Never>, on scheduler: Scheduler) -> Signal<Value, Error> {
-        let emissions: Signal<Value, Error> = funnel({ (emit: _HeldCore<Value, Error>) in
+        let emissions: Signal<Value, Error> = _funnel({ (emit: _HeldCore<Value, Error>) in
             var isThrottled = false
             var held: Value?
             return { (tag: _Pair<Event, Signal<Bool, Never>.Event>) in

@@ -13,7 +13,7 @@ extension Signal {
     /// has lost every observer and reference.
     @inlinable
     public func withLatest<U>(from samplee: Signal<U, Never>) -> Signal<(Value, U), Error> {
-        funnel({ (downstream: _HeldCore<(Value, U), Error>) in
+        _funnel({ (downstream: _HeldCore<(Value, U), Error>) in
             var latest: U?
             return { (tag: _Pair<Event, Signal<U, Never>.Event>) in
                 switch tag {

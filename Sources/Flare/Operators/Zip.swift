@@ -5,10 +5,10 @@
 /// can be formed); `failed` or `interrupted` at the first failure or
 /// interruption of any input.
 @inlinable
-func zipEngine<Inputs: _InputList, Shape: _TupleShape>(
+func _zipEngine<Inputs: _InputList, Shape: _TupleShape>(
     _ inputs: Inputs, as shape: Shape.Type
 ) -> Signal<Shape.Flat, Inputs.Failure> where Shape.Nested == Inputs.Values {
-    funnel(inputs) { (downstream: _HeldCore<Shape.Flat, Inputs.Failure>) in
+    _funnel(inputs) { (downstream: _HeldCore<Shape.Flat, Inputs.Failure>) in
         var state = _ZipState(inputs.makeQueues(), count: inputs.count)
         return { tag in state.receive(tag).deliver(to: downstream, as: Shape.self) }
     }
@@ -74,7 +74,7 @@ extension Signal {
     /// output terminates, or when it has lost every observer and reference.
     @inlinable
     public func zip<U>(with other: Signal<U, Error>) -> Signal<(Value, U), Error> {
-        zipEngine(_InputPair(_SingleInput(self), _SingleInput(other)), as: _AsIs.self)
+        _zipEngine(_InputPair(_SingleInput(self), _SingleInput(other)), as: _AsIs.self)
     }
 
     /// Zips the values of all `signals`: the Nth array holds the Nth value of
@@ -93,7 +93,7 @@ extension Signal {
     where S.Element == Signal<Value, Error> {
         let inputs = Array(signals)
         guard !inputs.isEmpty else { return .never }
-        return zipEngine(_InputArray(inputs), as: _AsIs.self)
+        return _zipEngine(_InputArray(inputs), as: _AsIs.self)
     }
 
     /// Zips the values of `a` and `b`, as `zip(with:)`.
@@ -108,7 +108,7 @@ extension Signal {
     public static func zip<B, C>(
         _ a: Signal<Value, Error>, _ b: Signal<B, Error>, _ c: Signal<C, Error>
     ) -> Signal<(Value, B, C), Error> {
-        zipEngine(_InputPair(_SingleInput(a), _InputPair(_SingleInput(b), _SingleInput(c))), as: _Tuple3.self)
+        _zipEngine(_InputPair(_SingleInput(a), _InputPair(_SingleInput(b), _SingleInput(c))), as: _Tuple3.self)
     }
 
     /// Zips the values of all the signals, as `zip(with:)` does for two: the
@@ -117,7 +117,7 @@ extension Signal {
     public static func zip<B, C, D>(
         _ a: Signal<Value, Error>, _ b: Signal<B, Error>, _ c: Signal<C, Error>, _ d: Signal<D, Error>
     ) -> Signal<(Value, B, C, D), Error> {
-        zipEngine(_InputPair(_InputPair(_SingleInput(a), _SingleInput(b)), _InputPair(_SingleInput(c), _SingleInput(d))), as: _Tuple4.self)
+        _zipEngine(_InputPair(_InputPair(_SingleInput(a), _SingleInput(b)), _InputPair(_SingleInput(c), _SingleInput(d))), as: _Tuple4.self)
     }
 
     /// Zips the values of all the signals, as `zip(with:)` does for two: the
@@ -130,7 +130,7 @@ extension Signal {
         _ d: Signal<D, Error>,
         _ e: Signal<E, Error>
     ) -> Signal<(Value, B, C, D, E), Error> {
-        zipEngine(_InputPair(_InputPair(_SingleInput(a), _SingleInput(b)), _InputPair(_SingleInput(c), _InputPair(_SingleInput(d), _SingleInput(e)))), as: _Tuple5.self)
+        _zipEngine(_InputPair(_InputPair(_SingleInput(a), _SingleInput(b)), _InputPair(_SingleInput(c), _InputPair(_SingleInput(d), _SingleInput(e)))), as: _Tuple5.self)
     }
 
     /// Zips the values of all the signals, as `zip(with:)` does for two: the
@@ -144,7 +144,7 @@ extension Signal {
         _ e: Signal<E, Error>,
         _ f: Signal<F, Error>
     ) -> Signal<(Value, B, C, D, E, F), Error> {
-        zipEngine(_InputPair(_InputPair(_SingleInput(a), _InputPair(_SingleInput(b), _SingleInput(c))), _InputPair(_SingleInput(d), _InputPair(_SingleInput(e), _SingleInput(f)))), as: _Tuple6.self)
+        _zipEngine(_InputPair(_InputPair(_SingleInput(a), _InputPair(_SingleInput(b), _SingleInput(c))), _InputPair(_SingleInput(d), _InputPair(_SingleInput(e), _SingleInput(f)))), as: _Tuple6.self)
     }
 
     /// Zips the values of all the signals, as `zip(with:)` does for two: the
@@ -159,7 +159,7 @@ extension Signal {
         _ f: Signal<F, Error>,
         _ g: Signal<G, Error>
     ) -> Signal<(Value, B, C, D, E, F, G), Error> {
-        zipEngine(_InputPair(_InputPair(_SingleInput(a), _InputPair(_SingleInput(b), _SingleInput(c))), _InputPair(_InputPair(_SingleInput(d), _SingleInput(e)), _InputPair(_SingleInput(f), _SingleInput(g)))), as: _Tuple7.self)
+        _zipEngine(_InputPair(_InputPair(_SingleInput(a), _InputPair(_SingleInput(b), _SingleInput(c))), _InputPair(_InputPair(_SingleInput(d), _SingleInput(e)), _InputPair(_SingleInput(f), _SingleInput(g)))), as: _Tuple7.self)
     }
 
     /// Zips the values of all the signals, as `zip(with:)` does for two: the
@@ -175,7 +175,7 @@ extension Signal {
         _ g: Signal<G, Error>,
         _ h: Signal<H, Error>
     ) -> Signal<(Value, B, C, D, E, F, G, H), Error> {
-        zipEngine(_InputPair(_InputPair(_InputPair(_SingleInput(a), _SingleInput(b)), _InputPair(_SingleInput(c), _SingleInput(d))), _InputPair(_InputPair(_SingleInput(e), _SingleInput(f)), _InputPair(_SingleInput(g), _SingleInput(h)))), as: _Tuple8.self)
+        _zipEngine(_InputPair(_InputPair(_InputPair(_SingleInput(a), _SingleInput(b)), _InputPair(_SingleInput(c), _SingleInput(d))), _InputPair(_InputPair(_SingleInput(e), _SingleInput(f)), _InputPair(_SingleInput(g), _SingleInput(h)))), as: _Tuple8.self)
     }
 
     /// Zips the values of all the signals, as `zip(with:)` does for two: the
@@ -192,7 +192,7 @@ extension Signal {
         _ h: Signal<H, Error>,
         _ i: Signal<I, Error>
     ) -> Signal<(Value, B, C, D, E, F, G, H, I), Error> {
-        zipEngine(_InputPair(_InputPair(_InputPair(_SingleInput(a), _SingleInput(b)), _InputPair(_SingleInput(c), _SingleInput(d))), _InputPair(_InputPair(_SingleInput(e), _SingleInput(f)), _InputPair(_SingleInput(g), _InputPair(_SingleInput(h), _SingleInput(i))))), as: _Tuple9.self)
+        _zipEngine(_InputPair(_InputPair(_InputPair(_SingleInput(a), _SingleInput(b)), _InputPair(_SingleInput(c), _SingleInput(d))), _InputPair(_InputPair(_SingleInput(e), _SingleInput(f)), _InputPair(_SingleInput(g), _InputPair(_SingleInput(h), _SingleInput(i))))), as: _Tuple9.self)
     }
 
     /// Zips the values of all the signals, as `zip(with:)` does for two: the
@@ -210,7 +210,7 @@ extension Signal {
         _ i: Signal<I, Error>,
         _ j: Signal<J, Error>
     ) -> Signal<(Value, B, C, D, E, F, G, H, I, J), Error> {
-        zipEngine(_InputPair(_InputPair(_InputPair(_SingleInput(a), _SingleInput(b)), _InputPair(_SingleInput(c), _InputPair(_SingleInput(d), _SingleInput(e)))), _InputPair(_InputPair(_SingleInput(f), _SingleInput(g)), _InputPair(_SingleInput(h), _InputPair(_SingleInput(i), _SingleInput(j))))), as: _Tuple10.self)
+        _zipEngine(_InputPair(_InputPair(_InputPair(_SingleInput(a), _SingleInput(b)), _InputPair(_SingleInput(c), _InputPair(_SingleInput(d), _SingleInput(e)))), _InputPair(_InputPair(_SingleInput(f), _SingleInput(g)), _InputPair(_SingleInput(h), _InputPair(_SingleInput(i), _SingleInput(j))))), as: _Tuple10.self)
     }
 }
 
@@ -247,7 +247,7 @@ extension SignalProducer {
     ) -> SignalProducer<(Value, B.Value, C.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error {
         _startingTogether(ProducerPair(SingleProducer(a.producer), ProducerPair(SingleProducer(b.producer), SingleProducer(c.producer)))) {
-            zipEngine($0, as: _Tuple3.self)
+            _zipEngine($0, as: _Tuple3.self)
         }
     }
 
@@ -258,7 +258,7 @@ extension SignalProducer {
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error {
         _startingTogether(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), SingleProducer(d.producer)))) {
-            zipEngine($0, as: _Tuple4.self)
+            _zipEngine($0, as: _Tuple4.self)
         }
     }
 
@@ -269,7 +269,7 @@ extension SignalProducer {
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error {
         _startingTogether(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), ProducerPair(SingleProducer(d.producer), SingleProducer(e.producer))))) {
-            zipEngine($0, as: _Tuple5.self)
+            _zipEngine($0, as: _Tuple5.self)
         }
     }
 
@@ -280,7 +280,7 @@ extension SignalProducer {
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value, F.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error, F.Error == Error {
         _startingTogether(ProducerPair(ProducerPair(SingleProducer(a.producer), ProducerPair(SingleProducer(b.producer), SingleProducer(c.producer))), ProducerPair(SingleProducer(d.producer), ProducerPair(SingleProducer(e.producer), SingleProducer(f.producer))))) {
-            zipEngine($0, as: _Tuple6.self)
+            _zipEngine($0, as: _Tuple6.self)
         }
     }
 
@@ -291,7 +291,7 @@ extension SignalProducer {
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value, F.Value, G.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error, F.Error == Error, G.Error == Error {
         _startingTogether(ProducerPair(ProducerPair(SingleProducer(a.producer), ProducerPair(SingleProducer(b.producer), SingleProducer(c.producer))), ProducerPair(ProducerPair(SingleProducer(d.producer), SingleProducer(e.producer)), ProducerPair(SingleProducer(f.producer), SingleProducer(g.producer))))) {
-            zipEngine($0, as: _Tuple7.self)
+            _zipEngine($0, as: _Tuple7.self)
         }
     }
 
@@ -302,7 +302,7 @@ extension SignalProducer {
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value, F.Value, G.Value, H.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error, F.Error == Error, G.Error == Error, H.Error == Error {
         _startingTogether(ProducerPair(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), SingleProducer(d.producer))), ProducerPair(ProducerPair(SingleProducer(e.producer), SingleProducer(f.producer)), ProducerPair(SingleProducer(g.producer), SingleProducer(h.producer))))) {
-            zipEngine($0, as: _Tuple8.self)
+            _zipEngine($0, as: _Tuple8.self)
         }
     }
 
@@ -313,7 +313,7 @@ extension SignalProducer {
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value, F.Value, G.Value, H.Value, I.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error, F.Error == Error, G.Error == Error, H.Error == Error, I.Error == Error {
         _startingTogether(ProducerPair(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), SingleProducer(d.producer))), ProducerPair(ProducerPair(SingleProducer(e.producer), SingleProducer(f.producer)), ProducerPair(SingleProducer(g.producer), ProducerPair(SingleProducer(h.producer), SingleProducer(i.producer)))))) {
-            zipEngine($0, as: _Tuple9.self)
+            _zipEngine($0, as: _Tuple9.self)
         }
     }
 
@@ -324,7 +324,7 @@ extension SignalProducer {
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value, F.Value, G.Value, H.Value, I.Value, J.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error, F.Error == Error, G.Error == Error, H.Error == Error, I.Error == Error, J.Error == Error {
         _startingTogether(ProducerPair(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), ProducerPair(SingleProducer(d.producer), SingleProducer(e.producer)))), ProducerPair(ProducerPair(SingleProducer(f.producer), SingleProducer(g.producer)), ProducerPair(SingleProducer(h.producer), ProducerPair(SingleProducer(i.producer), SingleProducer(j.producer)))))) {
-            zipEngine($0, as: _Tuple10.self)
+            _zipEngine($0, as: _Tuple10.self)
         }
     }
 }
