@@ -1,6 +1,6 @@
 // Flattening: a stream of streams into a stream of values.
 //
-// Every flatten runs on the _funnel (`Funnel.swift`). The outer stream's
+// Every flatten runs on the funnel (`Funnel.swift`). The outer stream's
 // events and the events of every inner run it starts are sent, tagged, into
 // one internal root signal; the strategy's logic (`_FlattenEngine.handle`)
 // runs inside that signal's serialized delivery. Starting, replacing,
