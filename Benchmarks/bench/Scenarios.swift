@@ -229,6 +229,36 @@ struct Contention: ContenderBody {
     }
 }
 
+extension Contention {
+    /// The ceiling of serialized delivery: every event of both senders is
+    /// delivered to the 10 observers by one thread at a time, so no
+    /// contender that keeps deliveries serialized (contract 1) can deliver
+    /// faster than one thread that makes the same 10 calls per event
+    /// directly, alone, for the same window. Events per second of that loop;
+    /// the other metrics are those of a run with no backlog.
+    func limit(duration: Int) -> Measurement {
+        let sink = Sink.make()
+        defer { sink.free() }
+        var closures = ContiguousArray<(Int) -> Void>()
+        for _ in 0..<Self.observers { closures.append(makeLimitClosure(sink)) }
+        let t0 = now()
+        let end = t0 + UInt64(duration)
+        var v = 0
+        while true {
+            // Checks the clock every 64 events, as the senders check their
+            // stop flag: a clock read per event would be the loop's cost.
+            for _ in 0..<64 {
+                v += 1
+                for j in 0..<closures.count { closures[j](v) }
+            }
+            if now() >= end { break }
+        }
+        let elapsed = now() - t0
+        check(sink.total == Self.observers &* triangular(v), "contention limit")
+        return Measurement(elapsed: elapsed, values: [1e9 * Double(v) / Double(elapsed), Double(elapsed) / Double(duration), 0, 0])
+    }
+}
+
 /// A counter on a cache line of its own (128 bytes of padding around it),
 /// so that the threads writing different counters do not share a line.
 final class LineCounter: @unchecked Sendable {
@@ -722,7 +752,8 @@ func runAll(_ runner: Runner) {
     if runner.options.includes("contention") {
         progress("contention")
         runner.measure(scenario: "contention", title: "contention: 2 threads sending, 10 observers", caseName: "2 senders",
-                       metrics: Contention.metrics, entries: allContendersWithUnbounded(Contention()),
+                       metrics: Contention.metrics,
+                       entries: allContendersWithUnbounded(Contention()) + [Entry(name: limitName) { Contention().limit(duration: $0) }],
                        initialAmount: Int(runner.options.targetNanos), calibrated: false)
     }
     if runner.options.includes("queued") {
