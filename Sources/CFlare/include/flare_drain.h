@@ -274,6 +274,25 @@ static inline void *flare_drain_removal(flare_node *node) {
 }
 
 /**
+ * Takes the next node of the batch in progress, FIFO, or returns NULL when
+ * the batch is done. A removal node is completed at once: `d->node` is NULL
+ * and `d->ctx` the context to release (RELEASE). Otherwise `d->node` is the
+ * event's node. Shared by `flare_drain_next` and `flare_drain_next_closed`.
+ */
+static inline flare_node *flare_drain_pop(flare_drain *d) {
+    flare_node *n = d->next;
+    if (!n) return NULL;
+    d->next = n->next;
+    if (flare_node_is_removal(n)) {
+        d->node = NULL;
+        d->ctx = flare_drain_removal(n);
+    } else {
+        d->node = n;
+    }
+    return n;
+}
+
+/**
  * The drain loop's step: what to do with the next queued node, FIFO, taking
  * the next batch from the word (`flare_serial_release`) when this one is
  * done, until the word is released (FLARE_DRAIN_END). An `interrupted` sent
@@ -284,14 +303,9 @@ static inline void *flare_drain_removal(flare_node *node) {
  */
 static inline flare_drain_action flare_drain_next(flare_drain *d) {
     for (;;) {
-        flare_node *n = d->next;
+        flare_node *n = flare_drain_pop(d);
         if (n) {
-            d->next = n->next;
-            if (flare_node_is_removal(n)) {
-                d->ctx = flare_drain_removal(n);
-                return FLARE_DRAIN_RELEASE;
-            }
-            d->node = n;
+            if (!d->node) return FLARE_DRAIN_RELEASE;
             if (flare_core_interrupt_requested(d->core)) return FLARE_DRAIN_INTERRUPT;
             d->counted = flare_node_is_counted(n);
             return FLARE_DRAIN_DELIVER;
@@ -338,16 +352,7 @@ static inline void flare_drain_close(flare_drain *d) {
  */
 static inline flare_drain_action flare_drain_next_closed(flare_drain *d) {
     for (;;) {
-        flare_node *n = d->next;
-        if (n) {
-            d->next = n->next;
-            if (flare_node_is_removal(n)) {
-                d->ctx = flare_drain_removal(n);
-                return FLARE_DRAIN_RELEASE;
-            }
-            d->node = n;
-            return FLARE_DRAIN_DROP;
-        }
+        if (flare_drain_pop(d)) return d->node ? FLARE_DRAIN_DROP : FLARE_DRAIN_RELEASE;
         if (!d->closed) return FLARE_DRAIN_END;
         d->next = d->closed;
         d->closed = NULL;
