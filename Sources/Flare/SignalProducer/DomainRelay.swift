@@ -158,12 +158,18 @@ final class DomainRelay<Hub: RelayHub>: @unchecked Sendable {
     /// Delivers `value` to the chain: the start's own values (a property's
     /// current value, a replay's buffer). Called by whoever delivers to
     /// the run.
+    ///
+    /// The chain is moved out for the call and back (a copy would retain
+    /// and release it): nothing else reads `sink` meanwhile, as the run's
+    /// other deliveries and its `finish` all wait for this one (the caller
+    /// holds the domain, or the run is not yet in it).
     @inlinable
     func send(value: Value) {
         if let boxed {
             boxed._withUnsafeGuaranteedRef { $0.sink.deliverHeld(value: value) }
-        } else {
-            sink?.deliverHeld(value: value)
+        } else if let sink = sink.take() {
+            sink.deliverHeld(value: value)
+            self.sink = consume sink
         }
     }
 
@@ -221,9 +227,12 @@ final class DomainRelay<Hub: RelayHub>: @unchecked Sendable {
         let boxed = self.boxed.take()
         let sink = self.sink.take()
         guard boxed != nil || sink != nil else { return }
-        // Release: an interrupter that reads `done` returns and touches
-        // nothing; nothing is published to it.
-        state.bitwiseOr(Self.done, ordering: .releasing)
+        // So that a later interrupter returns at once (one that has set
+        // `requested` already does). Release: an interrupter that reads
+        // `done` returns and touches nothing; nothing is published to it.
+        if state.load(ordering: .relaxed) & Self.requested == 0 {
+            state.bitwiseOr(Self.done, ordering: .releasing)
+        }
         if let boxed {
             boxed._withUnsafeGuaranteedRef { $0.sink.deliverHeld(event) }
             boxed.release()
