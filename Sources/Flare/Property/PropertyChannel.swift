@@ -87,6 +87,12 @@ final class PropertyDomain<Value>: @unchecked Sendable {
         self.output = output
     }
 
+    deinit {
+        // Empty in practice: an attached relay keeps its channel, and so
+        // this state, alive. The list's references are released anyway.
+        relays.releaseAll()
+    }
+
     @inlinable
     func handle(_ event: Signal<PropertyCommand<Value>, Never>.Event) {
         switch event {

@@ -351,6 +351,13 @@ struct RelayList<Hub: RelayHub> {
         }
     }
 
+    /// Drops every relay without delivering anything (the domain is gone).
+    @usableFromInline
+    mutating func releaseAll() {
+        for relay in items { relay.release() }
+        items = []
+    }
+
     /// Ends every relay with `event` and empties the list.
     @inlinable
     mutating func end(_ event: Signal<Hub.Value, Hub.Error>.Event) {

@@ -59,6 +59,12 @@ final class ReplayState<Value, Error: Swift.Error>: @unchecked Sendable {
     @inlinable
     init(capacity: Int) { self.capacity = capacity }
 
+    deinit {
+        // Empty in practice: an attached relay keeps its domain, and so
+        // this state, alive. The list's references are released anyway.
+        relays.releaseAll()
+    }
+
     @inlinable
     func handle(_ event: Signal<ReplayCommand<Value, Error>, Never>.Event) {
         switch event {
