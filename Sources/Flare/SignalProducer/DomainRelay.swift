@@ -47,13 +47,15 @@ protocol RelayHub: AnyObject {
 ///                                            starter interrupts the run
 ///                                            when its start is done
 ///
-/// `done` is also set (or-ed in) by whoever delivers the terminal event, so
-/// that a later interrupter returns at once. An interrupter that finds
+/// `done` is also or-ed in by whoever delivers the terminal event, unless an
+/// interruption was requested (whose interrupters return anyway), so that a
+/// later interrupter returns at once. An interrupter that finds
 /// `live` sets `requested` and has the hub detach the relay; the domain's
 /// delivery checks `requested` (one relaxed load) before each event it
 /// delivers to the relay, and delivers `interrupted` instead once it is set:
 /// after `dispose()` returns, at most the delivery already starting on
-/// another thread lands (contract 4), as for an observer's claim (§4).
+/// another thread lands (contract 4), as for an observer's claim
+/// (docs/core-algorithm.md §4, and §6 for this type).
 ///
 /// Lifetimes: the run (the handle `start` returned) keeps the relay through
 /// its interrupt and start closures; the relay keeps the run (its sink
