@@ -21,7 +21,7 @@
 @propertyWrapper
 public final class MutableProperty<Value>: ComposableMutablePropertyProtocol {
     @usableFromInline
-    let channel: PropertyChannel<Value>
+    let channel: _PropertyChannel<Value>
 
     @usableFromInline
     let token: Lifetime.Token
@@ -35,7 +35,7 @@ public final class MutableProperty<Value>: ComposableMutablePropertyProtocol {
     /// A property whose value is `initialValue`.
     @inlinable
     public init(_ initialValue: Value) {
-        (channel, signal) = PropertyChannel.make(initialValue)
+        (channel, signal) = _PropertyChannel.make(initialValue)
         (lifetime, token) = Lifetime.make()
     }
 
@@ -108,13 +108,13 @@ extension MutableProperty: @unchecked Sendable {}
 extension SignalProducer where Error == Never {
     /// The producer of a property's channel: each run gets the current value,
     /// then every later change, straight from the property's serialized
-    /// domain (see `PropertyChannel.start(_:)`): no signal, observer or
+    /// domain (see `_PropertyChannel.start(_:)`): no signal, observer or
     /// lifetime per start. A run keeps `signal` (the property's signal)
     /// alive until it ends, as a composed property's producer must keep its
     /// sources' observation going.
     @inlinable
-    init(channel: PropertyChannel<Value>, signal: Signal<Value, Never>) {
-        self.init(depth: 0) { run, sink in
+    init(channel: _PropertyChannel<Value>, signal: Signal<Value, Never>) {
+        self.init(_depth: 0) { run, sink in
             run.connect(relay: DomainRelay(hub: channel, anchor: signal, run: run, sink: sink))
         }
     }

@@ -15,7 +15,7 @@ import Darwin
 /// section. Records its holder, so that a nested `modify` of the same
 /// property stops with a message instead of waiting for itself.
 @usableFromInline
-struct WriteGate: ~Copyable {
+struct _WriteGate: ~Copyable {
     @usableFromInline
     let owner = Atomic<UInt>(0)
 
@@ -55,10 +55,10 @@ struct WriteGate: ~Copyable {
 /// producer run attaching at its place among the changes or detaching, and
 /// the property's end.
 @usableFromInline
-enum PropertyCommand<Value> {
+enum _PropertyCommand<Value> {
     case set(Value)
-    case attach(DomainRelay<PropertyChannel<Value>>)
-    case detach(DomainRelay<PropertyChannel<Value>>)
+    case attach(DomainRelay<_PropertyChannel<Value>>)
+    case detach(DomainRelay<_PropertyChannel<Value>>)
     case end
 }
 
@@ -67,14 +67,14 @@ enum PropertyCommand<Value> {
 /// domain's delivery; captured, alone, by the domain's observer.
 @usableFromInline
 final class PropertyDomain<Value>: @unchecked Sendable {
-    @usableFromInline typealias Relay = DomainRelay<PropertyChannel<Value>>
+    @usableFromInline typealias Relay = DomainRelay<_PropertyChannel<Value>>
 
     @usableFromInline
-    let output: HeldCore<Value, Never>
+    let output: _HeldCore<Value, Never>
 
     @usableFromInline
     @exclusivity(unchecked)
-    var relays = RelayList<PropertyChannel<Value>>()
+    var relays = RelayList<_PropertyChannel<Value>>()
 
     /// The property has ended: its signal has completed, and a run that
     /// attaches now completes after its first value.
@@ -83,7 +83,7 @@ final class PropertyDomain<Value>: @unchecked Sendable {
     var ended = false
 
     @inlinable
-    init(output: HeldCore<Value, Never>) {
+    init(output: _HeldCore<Value, Never>) {
         self.output = output
     }
 
@@ -94,7 +94,7 @@ final class PropertyDomain<Value>: @unchecked Sendable {
     }
 
     @inlinable
-    func handle(_ event: Signal<PropertyCommand<Value>, Never>.Event) {
+    func handle(_ event: Signal<_PropertyCommand<Value>, Never>.Event) {
         switch event {
         case let .value(.set(value)):
             guard !ended else { return }
@@ -152,7 +152,7 @@ final class PropertyDomain<Value>: @unchecked Sendable {
 /// The engine shared by `MutableProperty` and composed `Property`s.
 ///
 /// - `cell` holds the current value for lock-free reads.
-/// - Changes are delivered through one root signal of `PropertyCommand`s
+/// - Changes are delivered through one root signal of `_PropertyCommand`s
 ///   (its serial word is the property's serialized domain) and its derived
 ///   signal `output` (the property's `signal`): delivery is lock-free and
 ///   serialized, and a change made from inside an observer is queued and
@@ -171,17 +171,17 @@ final class PropertyDomain<Value>: @unchecked Sendable {
 ///   terminal event: the domain stays open while the channel lives, so that
 ///   a start or a detach queued after the end is still carried out.
 @usableFromInline
-final class PropertyChannel<Value>: RelayHub, @unchecked Sendable {
-    @usableFromInline typealias Command = PropertyCommand<Value>
+final class _PropertyChannel<Value>: RelayHub, @unchecked Sendable {
+    @usableFromInline typealias Command = _PropertyCommand<Value>
     @usableFromInline typealias Error = Never
     @usableFromInline typealias Anchor = Signal<Value, Never>
-    @usableFromInline typealias Relay = DomainRelay<PropertyChannel<Value>>
+    @usableFromInline typealias Relay = DomainRelay<_PropertyChannel<Value>>
 
     @usableFromInline
-    let cell: ValueCell<Value>
+    let cell: _ValueCell<Value>
 
     @usableFromInline
-    let gate = WriteGate()
+    let gate = _WriteGate()
 
     /// The last value written; touched only under `gate`.
     @usableFromInline
@@ -189,7 +189,7 @@ final class PropertyChannel<Value>: RelayHub, @unchecked Sendable {
     var latest: Value
 
     @usableFromInline
-    let commands: SignalCore<Command, Never>
+    let commands: _SignalCore<Command, Never>
 
     /// Keeps the command signal open while the channel lives.
     @usableFromInline
@@ -197,7 +197,7 @@ final class PropertyChannel<Value>: RelayHub, @unchecked Sendable {
 
     /// The core of the property's `signal`.
     @usableFromInline
-    let output: SignalCore<Value, Never>
+    let output: _SignalCore<Value, Never>
 
     /// The domain's state: touched only inside the domain's delivery.
     @usableFromInline
@@ -207,26 +207,26 @@ final class PropertyChannel<Value>: RelayHub, @unchecked Sendable {
     /// keeps (the channel refers to its core only, so that a composed
     /// property's signal can end when nothing refers to it or observes it).
     @inlinable
-    static func make(_ initial: Value) -> (PropertyChannel, Signal<Value, Never>) {
-        let commands = SignalCore<Command, Never>(queueLimit: .unbounded)
-        let handle = Signal<Command, Never>(core: commands)
+    static func make(_ initial: Value) -> (_PropertyChannel, Signal<Value, Never>) {
+        let commands = _SignalCore<Command, Never>(queueLimit: .unbounded)
+        let handle = Signal<Command, Never>(_core: commands)
         var made: PropertyDomain<Value>?
-        let signal: Signal<Value, Never> = handle.liftCore { downstream in
+        let signal: Signal<Value, Never> = handle._liftCore { downstream in
             let domain = PropertyDomain(output: downstream)
             made = domain
             return { event in domain.handle(event) }
         }
-        let channel = PropertyChannel(
+        let channel = _PropertyChannel(
             initial, commands: commands, handle: handle, output: signal.core, domain: made.unsafelyUnwrapped)
         return (channel, signal)
     }
 
     @usableFromInline
     init(
-        _ initial: Value, commands: SignalCore<Command, Never>, handle: Signal<Command, Never>,
-        output: SignalCore<Value, Never>, domain: PropertyDomain<Value>
+        _ initial: Value, commands: _SignalCore<Command, Never>, handle: Signal<Command, Never>,
+        output: _SignalCore<Value, Never>, domain: PropertyDomain<Value>
     ) {
-        cell = ValueCell(initial)
+        cell = _ValueCell(initial)
         latest = initial
         self.commands = commands
         self.commandHandle = handle
@@ -368,7 +368,7 @@ final class PropertyChannel<Value>: RelayHub, @unchecked Sendable {
     @inlinable
     func start(_ relay: Relay) {
         guard relay.beginStart() else { return }
-        var buffer: SignalCore<Value, Never>?
+        var buffer: _SignalCore<Value, Never>?
         if flare_serial_peek(commands.serial) != UInt(FLARE_SERIAL_IDLE), !flare_serial_held_by_caller(commands.serial) {
             buffer = relay.makeBuffer()
         }
@@ -427,7 +427,7 @@ final class PropertyChannel<Value>: RelayHub, @unchecked Sendable {
     /// (which it leaves).
     @inlinable
     @inline(never)
-    func startBuffered(_ relay: Relay, _ current: Value, _ buffer: SignalCore<Value, Never>) {
+    func startBuffered(_ relay: Relay, _ current: Value, _ buffer: _SignalCore<Value, Never>) {
         // Fresh, and not yet published: always acquired.
         let holdsBuffer = flare_serial_try_acquire(buffer.serial)
         relay.buffer = buffer

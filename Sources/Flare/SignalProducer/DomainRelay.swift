@@ -34,7 +34,7 @@ protocol RelayHub: AnyObject {
 /// (a property's current value, a replay's buffer) by the starter, holding
 /// the domain too, or, for a property start that finds another thread
 /// delivering, through a per-run `buffer` signal (see
-/// `PropertyChannel.start(_:)`). Two more are delivered where nothing can
+/// `_PropertyChannel.start(_:)`). Two more are delivered where nothing can
 /// overlap them: `interrupted` for a run disposed before it started, by the
 /// interrupter, and the terminal event of a buffered run, by the buffer's
 /// delivery.
@@ -82,13 +82,13 @@ final class DomainRelay<Hub: RelayHub>: @unchecked Sendable {
     // Touched by whoever delivers to the run: the creating thread before
     // the run is handed out, then the starter, the domain's deliveries and
     // (a buffered run) the buffer's, in an order `state` and the serial
-    // words establish (see `PropertyChannel.start(_:)`).
+    // words establish (see `_PropertyChannel.start(_:)`).
 
     /// The started producer's chain, until the run's first live delivery
     /// moves it into `boxed`; nil once its terminal event has gone.
     @usableFromInline
     @exclusivity(unchecked)
-    var sink: ProducerSink<Value, Error>?
+    var sink: _ProducerSink<Value, Error>?
 
     /// The chain, once the run receives live deliveries: in an object of
     /// its own that holds it as a constant, which the domain's delivery
@@ -102,7 +102,7 @@ final class DomainRelay<Hub: RelayHub>: @unchecked Sendable {
     /// The started producer's run, kept until its terminal event has gone.
     @usableFromInline
     @exclusivity(unchecked)
-    var run: ProducerRun?
+    var run: _ProducerRun?
 
     /// Kept alive until the terminal event has gone.
     @usableFromInline
@@ -110,22 +110,22 @@ final class DomainRelay<Hub: RelayHub>: @unchecked Sendable {
     var anchor: Hub.Anchor?
 
     /// A property run started while another thread was delivering: the
-    /// signal its events go through (see `PropertyChannel.start(_:)`). Set
+    /// signal its events go through (see `_PropertyChannel.start(_:)`). Set
     /// by the starter before the relay is published to the domain, or
     /// never.
     @usableFromInline
     @exclusivity(unchecked)
-    var buffer: SignalCore<Value, Error>?
+    var buffer: _SignalCore<Value, Error>?
 
     @inlinable
-    init(hub: Hub, anchor: Hub.Anchor, run: ProducerRun, sink: consuming ProducerSink<Value, Error>) {
+    init(hub: Hub, anchor: Hub.Anchor, run: _ProducerRun, sink: consuming _ProducerSink<Value, Error>) {
         self.hub = hub
         self.anchor = anchor
         self.run = run
         self.sink = sink
     }
 
-    /// The start of the run, called by `ProducerRun.startIfNotDisposed`.
+    /// The start of the run, called by `_ProducerRun.startIfNotDisposed`.
     @inlinable
     func start() {
         hub.start(self)
@@ -289,8 +289,8 @@ final class DomainRelay<Hub: RelayHub>: @unchecked Sendable {
     /// (the domain's delivery sends into it and must never wait), whose one
     /// observer delivers to the chain. Not yet published to the relay.
     @inlinable
-    func makeBuffer() -> SignalCore<Value, Error> {
-        let core = SignalCore<Value, Error>(queueLimit: .unbounded)
+    func makeBuffer() -> _SignalCore<Value, Error> {
+        let core = _SignalCore<Value, Error>(queueLimit: .unbounded)
         _ = core.observe(Signal<Value, Error>.Observer { [self] event in deliverBuffered(event) })
         return core
     }
@@ -300,10 +300,10 @@ final class DomainRelay<Hub: RelayHub>: @unchecked Sendable {
 @usableFromInline
 final class RelaySink<Value, Error: Swift.Error> {
     @usableFromInline
-    let sink: ProducerSink<Value, Error>
+    let sink: _ProducerSink<Value, Error>
 
     @inlinable
-    init(_ sink: consuming ProducerSink<Value, Error>) {
+    init(_ sink: consuming _ProducerSink<Value, Error>) {
         self.sink = sink
     }
 }
@@ -372,7 +372,7 @@ struct RelayList<Hub: RelayHub> {
     }
 }
 
-extension ProducerRun {
+extension _ProducerRun {
     /// Connects a run whose source is `relay`: disposing the run interrupts
     /// the relay, starting it starts the relay.
     @inlinable

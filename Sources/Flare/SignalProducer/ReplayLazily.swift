@@ -23,11 +23,11 @@ extension SignalProducer {
     @inlinable
     public func replayLazily(upTo capacity: Int) -> SignalProducer<Value, Error> {
         flarePrecondition(capacity >= 0, "replayLazily(upTo:) needs a non-negative capacity, got \(capacity)")
-        let owner = ReplayOwner(source: self, capacity: capacity)
+        let owner = _ReplayOwner(source: self, capacity: capacity)
         let domain = owner.domain
         // Each start is a relay attached to the replay's domain: no signal,
         // observer or lifetime of its own (see `DomainRelay`).
-        return SignalProducer(depth: 0) { run, sink in
+        return SignalProducer(_depth: 0) { run, sink in
             run.connect(relay: DomainRelay(hub: domain, anchor: owner, run: run, sink: sink))
         }
     }
@@ -36,7 +36,7 @@ extension SignalProducer {
 /// What goes through a replay's domain: an event of the shared run, a
 /// start attaching, or a run detaching.
 @usableFromInline
-enum ReplayCommand<Value, Error: Swift.Error> {
+enum _ReplayCommand<Value, Error: Swift.Error> {
     case event(Signal<Value, Error>.Event)
     case attach(DomainRelay<ReplayDomain<Value, Error>>)
     case detach(DomainRelay<ReplayDomain<Value, Error>>)
@@ -46,7 +46,7 @@ enum ReplayCommand<Value, Error: Swift.Error> {
 /// domain (the command signal's serialized delivery), whose observer
 /// captures it alone.
 @usableFromInline
-final class ReplayState<Value, Error: Swift.Error>: @unchecked Sendable {
+final class _ReplayState<Value, Error: Swift.Error>: @unchecked Sendable {
     @usableFromInline typealias Relay = DomainRelay<ReplayDomain<Value, Error>>
 
     @usableFromInline let capacity: Int
@@ -66,7 +66,7 @@ final class ReplayState<Value, Error: Swift.Error>: @unchecked Sendable {
     }
 
     @inlinable
-    func handle(_ event: Signal<ReplayCommand<Value, Error>, Never>.Event) {
+    func handle(_ event: Signal<_ReplayCommand<Value, Error>, Never>.Event) {
         switch event {
         case let .value(.event(.value(value))):
             record(value)
@@ -129,21 +129,21 @@ final class ReplayState<Value, Error: Swift.Error>: @unchecked Sendable {
 /// of the replayed producer is a `DomainRelay` attached to it.
 @usableFromInline
 final class ReplayDomain<Value, Error: Swift.Error>: RelayHub, @unchecked Sendable {
-    @usableFromInline typealias Command = ReplayCommand<Value, Error>
-    @usableFromInline typealias Anchor = ReplayOwner<Value, Error>
+    @usableFromInline typealias Command = _ReplayCommand<Value, Error>
+    @usableFromInline typealias Anchor = _ReplayOwner<Value, Error>
     @usableFromInline typealias Relay = DomainRelay<ReplayDomain<Value, Error>>
 
-    @usableFromInline let state: ReplayState<Value, Error>
-    @usableFromInline let commands: SignalCore<Command, Never>
+    @usableFromInline let state: _ReplayState<Value, Error>
+    @usableFromInline let commands: _SignalCore<Command, Never>
     /// Keeps the command signal open while the domain lives.
     @usableFromInline let commandHandle: Signal<Command, Never>
 
     @inlinable
     init(capacity: Int) {
-        let state = ReplayState<Value, Error>(capacity: capacity)
+        let state = _ReplayState<Value, Error>(capacity: capacity)
         self.state = state
-        commands = SignalCore<Command, Never>(queueLimit: .default)
-        commandHandle = Signal(core: commands)
+        commands = _SignalCore<Command, Never>(queueLimit: .default)
+        commandHandle = Signal(_core: commands)
         _ = commands.observe(Signal<Command, Never>.Observer { event in state.handle(event) })
     }
 
@@ -214,7 +214,7 @@ final class ReplayDomain<Value, Error: Swift.Error>: RelayHub, @unchecked Sendab
 /// disposed when the owner goes (when the producer and every run started
 /// from it that has not ended are gone: each keeps it as its anchor).
 @usableFromInline
-final class ReplayOwner<Value, Error: Swift.Error>: @unchecked Sendable {
+final class _ReplayOwner<Value, Error: Swift.Error>: @unchecked Sendable {
     @usableFromInline let source: SignalProducer<Value, Error>
     @usableFromInline let domain: ReplayDomain<Value, Error>
     @usableFromInline let started = Atomic<Bool>(false)
