@@ -107,22 +107,15 @@ extension MutableProperty: @unchecked Sendable {}
 
 extension SignalProducer where Error == Never {
     /// The producer of a property's channel: each run gets the current value,
-    /// then every later change (see `_PropertyChannel.start(into:)`). Keeps
-    /// `signal` (the property's signal) alive, as a composed property's
-    /// producer must keep its sources' observation going.
+    /// then every later change, straight from the property's serialized
+    /// domain (see `_PropertyChannel.start(_:)`): no signal, observer or
+    /// lifetime per start. A run keeps `signal` (the property's signal)
+    /// alive until it ends, as a composed property's producer must keep its
+    /// sources' observation going.
     @inlinable
     init(_channel channel: _PropertyChannel<Value>, signal: Signal<Value, Never>) {
         self.init(_depth: 0) { run, sink in
-            let core = _SignalCore<Value, Never>()
-            let handle = Signal(_core: core)
-            // The observer holds the run (see `_ProducerSink`).
-            _ = core.observe(Signal.Observer { [run] event in
-                withExtendedLifetime(run) { sink.deliverHeld(event) }
-            })
-            run.connect(
-                lifetime: core.lifetime,
-                interrupt: { handle._core.send(.interrupted) },
-                start: { withExtendedLifetime(signal) { channel.start(into: core) } })
+            run.connect(relay: _DomainRelay(hub: channel, anchor: signal, run: run, sink: sink))
         }
     }
 }

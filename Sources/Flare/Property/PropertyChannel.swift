@@ -51,12 +51,102 @@ struct _WriteGate: ~Copyable {
     }
 }
 
-/// What goes through a property's serialized domain: a change, or a
-/// producer's start attaching at its place among the changes.
+/// What goes through a property's serialized domain: a change, a
+/// producer run attaching at its place among the changes or detaching, and
+/// the property's end.
 @usableFromInline
 enum _PropertyCommand<Value> {
     case set(Value)
-    case attach(Signal<Value, Never>.Observer, Lifetime)
+    case attach(_DomainRelay<_PropertyChannel<Value>>)
+    case detach(_DomainRelay<_PropertyChannel<Value>>)
+    case end
+}
+
+/// What a property's domain delivers to, and its state: the property's
+/// `signal` (`output`) and the runs of its producer. Touched only inside the
+/// domain's delivery; captured, alone, by the domain's observer.
+@usableFromInline
+final class _PropertyDomain<Value>: @unchecked Sendable {
+    @usableFromInline typealias Relay = _DomainRelay<_PropertyChannel<Value>>
+
+    @usableFromInline
+    let output: _HeldCore<Value, Never>
+
+    @usableFromInline
+    @exclusivity(unchecked)
+    var relays = _RelayList<_PropertyChannel<Value>>()
+
+    /// The property has ended: its signal has completed, and a run that
+    /// attaches now completes after its first value.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var ended = false
+
+    @inlinable
+    init(output: _HeldCore<Value, Never>) {
+        self.output = output
+    }
+
+    deinit {
+        // Empty in practice: an attached relay keeps its channel, and so
+        // this state, alive. The list's references are released anyway.
+        relays.releaseAll()
+    }
+
+    @inlinable
+    func handle(_ event: Signal<_PropertyCommand<Value>, Never>.Event) {
+        switch event {
+        case let .value(.set(value)):
+            guard !ended else { return }
+            output.deliverHeld(value: value)
+            if !relays.isEmpty { relays.deliver(value: value) }
+        case let .value(.attach(relay)):
+            attach(relay)
+        case let .value(.detach(relay)):
+            detach(relay)
+        case .value(.end), .completed, .interrupted:
+            end()
+        }
+    }
+
+    /// Attaches a relay whose start has delivered its first value, from the
+    /// place its start took among the changes.
+    @inlinable
+    func attach(_ relay: Relay) {
+        if relay.buffer != nil {
+            // Its start was not in the domain: it may still be going on
+            // (the starter interrupts the run if asked meanwhile).
+            if ended {
+                relay.end(.completed)
+            } else if !relay.isInterruptRequested {
+                relays.append(relay)
+            }
+        } else if !relay.hasFinished {
+            // A start from inside a delivery: it has ended (on this thread).
+            if relay.isInterruptRequested {
+                relay.finish(.interrupted)
+            } else if ended {
+                relay.finish(.completed)
+            } else {
+                relays.append(relay)
+            }
+        }
+    }
+
+    @inlinable
+    func detach(_ relay: Relay) {
+        if relay.buffer == nil { relay.finish(.interrupted) }
+        relays.remove(relay)
+    }
+
+    @inlinable
+    @inline(never)
+    func end() {
+        guard !ended else { return }
+        ended = true
+        output.deliverHeldOutOfLine(.completed)
+        relays.end(.completed)
+    }
 }
 
 /// The engine shared by `MutableProperty` and composed `Property`s.
@@ -67,17 +157,25 @@ enum _PropertyCommand<Value> {
 ///   signal `output` (the property's `signal`): delivery is lock-free and
 ///   serialized, and a change made from inside an observer is queued and
 ///   delivered after the current one (contract 3), in constant stack.
+///   The domain's state (`_PropertyDomain`) also lists the runs of the
+///   property's producer, which it delivers to directly (`_DomainRelay`).
 /// - `gate` orders writers: under it a writer updates `latest`, publishes
 ///   it to `cell`, and takes its place in the domain's queue (acquiring the
 ///   idle serial word, or pushing a node behind the delivery in progress),
 ///   so values are delivered in the order they were written. The delivery
 ///   itself happens after the gate is left: no observer runs under it.
 /// - A producer start takes `latest` and its place in the queue under the
-///   gate too: it attaches to `output` exactly after the change whose value
-///   it read, so it sees every later change, once (see `start(into:)`).
+///   gate too: its run is attached exactly after the change whose value it
+///   read, so it sees every later change, once (see `start(_:)`).
+/// - The property's end is a command (`end`), not the command signal's
+///   terminal event: the domain stays open while the channel lives, so that
+///   a start or a detach queued after the end is still carried out.
 @usableFromInline
-final class _PropertyChannel<Value>: @unchecked Sendable {
+final class _PropertyChannel<Value>: _RelayHub, @unchecked Sendable {
     @usableFromInline typealias Command = _PropertyCommand<Value>
+    @usableFromInline typealias Error = Never
+    @usableFromInline typealias Anchor = Signal<Value, Never>
+    @usableFromInline typealias Relay = _DomainRelay<_PropertyChannel<Value>>
 
     @usableFromInline
     let cell: _ValueCell<Value>
@@ -101,6 +199,10 @@ final class _PropertyChannel<Value>: @unchecked Sendable {
     @usableFromInline
     let output: _SignalCore<Value, Never>
 
+    /// The domain's state: touched only inside the domain's delivery.
+    @usableFromInline
+    let domain: _PropertyDomain<Value>
+
     /// Makes the channel and the property's `signal`, which the caller
     /// keeps (the channel refers to its core only, so that a composed
     /// property's signal can end when nothing refers to it or observes it).
@@ -108,28 +210,28 @@ final class _PropertyChannel<Value>: @unchecked Sendable {
     static func make(_ initial: Value) -> (_PropertyChannel, Signal<Value, Never>) {
         let commands = _SignalCore<Command, Never>(queueLimit: .unbounded)
         let handle = Signal<Command, Never>(_core: commands)
+        var made: _PropertyDomain<Value>?
         let signal: Signal<Value, Never> = handle._liftCore { downstream in
-            { event in
-                switch event {
-                case let .value(.set(value)):
-                    downstream.deliverHeld(value: value)
-                case let .value(.attach(observer, lifetime)):
-                    if !lifetime.hasEnded { lifetime += downstream.core.observe(observer) }
-                case .completed, .interrupted:
-                    downstream.deliverHeldOutOfLine(.completed)
-                }
-            }
+            let domain = _PropertyDomain(output: downstream)
+            made = domain
+            return { event in domain.handle(event) }
         }
-        return (_PropertyChannel(initial, commands: commands, handle: handle, output: signal._core), signal)
+        let channel = _PropertyChannel(
+            initial, commands: commands, handle: handle, output: signal._core, domain: made.unsafelyUnwrapped)
+        return (channel, signal)
     }
 
     @usableFromInline
-    init(_ initial: Value, commands: _SignalCore<Command, Never>, handle: Signal<Command, Never>, output: _SignalCore<Value, Never>) {
+    init(
+        _ initial: Value, commands: _SignalCore<Command, Never>, handle: Signal<Command, Never>,
+        output: _SignalCore<Value, Never>, domain: _PropertyDomain<Value>
+    ) {
         cell = _ValueCell(initial)
         latest = initial
         self.commands = commands
         self.commandHandle = handle
         self.output = output
+        self.domain = domain
     }
 
     /// The current value. Any thread, no lock.
@@ -233,45 +335,126 @@ final class _PropertyChannel<Value>: @unchecked Sendable {
         if deliver { commands.deliverAndLeave(.value(.set(value))) }
     }
 
-    /// Ends the property: its signal and producers' runs complete after
     /// Ends the property: its signal and its producers' runs complete after
     /// the changes already queued.
     @inlinable
     func complete() {
-        commands.send(.completed)
+        commands.send(.value(.end))
     }
 
-    // MARK: Producer starts
+    // MARK: Producer runs
 
-    /// Starts a run of the property's producer whose root core is `run`:
-    /// sends it the current value, then every later change, with no gap and
-    /// no duplicate, even if sets race with the start.
+    /// Starts the run of `relay`: sends it the current value, then every
+    /// later change, with no gap and no duplicate, even if sets race with
+    /// the start. The current value is delivered before `start` returns, on
+    /// this thread (a composed property relies on it).
     ///
-    /// Holding the run's own serial word across the attach keeps the order:
-    /// under the gate, the start reads `latest` (value k) and takes its place
-    /// in the property's queue right after change k, so the forwarding
-    /// observer receives changes k+1, k+2 … from whichever thread delivers
-    /// them; those reach the run's core while this thread holds its word, so
-    /// they queue behind value k, which this thread delivers on leaving the
-    /// gate. No observer runs under the gate.
+    /// Under the gate, the start reads `latest` (value k) and takes its
+    /// place in the domain's queue, right after change k:
+    /// - **The domain is idle** (the common case): this thread acquires it,
+    ///   leaves the gate, delivers k and attaches the relay, then leaves the
+    ///   domain, delivering what was queued meanwhile (changes k+1 …), now
+    ///   to the relay too.
+    /// - **This thread is delivering** (a start from inside an observer):
+    ///   it queues an `attach` command behind change k and delivers k at
+    ///   once (it is inside the domain); the command attaches the relay
+    ///   after the current delivery, before change k+1.
+    /// - **Another thread is delivering**: k cannot wait for it, and
+    ///   changes k+1 … must not overtake k, so the run gets a `buffer`
+    ///   signal whose serial word this thread holds while it delivers k; it
+    ///   queues the `attach` behind change k; the domain sends the later
+    ///   changes into the buffer, where they queue behind k.
+    /// No observer runs under the gate.
     @inlinable
-    func start(into run: _SignalCore<Value, Never>) {
-        let holdsRun = flare_serial_try_acquire(run.serial)
-        let forward = Signal<Value, Never>.Observer { [run] event in
-            if case .interrupted = event { run.send(.completed) } else { run.send(event) }
+    func start(_ relay: Relay) {
+        guard relay.beginStart() else { return }
+        var buffer: _SignalCore<Value, Never>?
+        if flare_serial_peek(commands.serial) != UInt(FLARE_SERIAL_IDLE), !flare_serial_held_by_caller(commands.serial) {
+            buffer = relay.makeBuffer()
         }
-        gate.enter("MutableProperty.producer")
-        let current = latest
-        let place = enqueue(.attach(forward, run.lifetime))
-        // In the domain, the signal has not ended (its end goes through the
-        // domain and closes the serial word): attaching calls no observer.
-        if place == .acquired { run.lifetime += output.observe(forward) }
+        while true {
+            gate.enter("MutableProperty.producer")
+            let current = latest
+            if _fastPath(flare_serial_try_acquire(commands.serial)) {
+                gate.leave()
+                startInDomain(relay, current)
+                return
+            }
+            if flare_serial_held_by_caller(commands.serial) {
+                _ = enqueueBehind(.attach(relay))
+                gate.leave()
+                startNested(relay, current)
+                return
+            }
+            guard let buffer else {
+                // Made outside the gate, then the place is taken again.
+                gate.leave()
+                buffer = relay.makeBuffer()
+                continue
+            }
+            startBuffered(relay, current, buffer)
+            return
+        }
+    }
+
+    /// The start of a relay holding the idle domain.
+    @inlinable
+    func startInDomain(_ relay: Relay, _ current: Value) {
+        if !relay.isInterruptRequested { relay.send(value: current) }
+        if domain.ended {
+            relay.finish(relay.isInterruptRequested ? .interrupted : .completed)
+        } else {
+            domain.relays.append(relay)
+        }
+        if !relay.endStart() {
+            relay.finish(.interrupted)
+            domain.relays.remove(relay)
+        }
+        leaveDomain()
+    }
+
+    /// The start of a relay from inside the domain's delivery (its attach
+    /// queued).
+    @inlinable
+    @inline(never)
+    func startNested(_ relay: Relay, _ current: Value) {
+        if !relay.isInterruptRequested { relay.send(value: current) }
+        // The attach command will find the run ended and drop it.
+        if !relay.endStart() { relay.finish(.interrupted) }
+    }
+
+    /// The start of a relay while another thread delivers, under the gate
+    /// (which it leaves).
+    @inlinable
+    @inline(never)
+    func startBuffered(_ relay: Relay, _ current: Value, _ buffer: _SignalCore<Value, Never>) {
+        // Fresh, and not yet published: always acquired.
+        let holdsBuffer = flare_serial_try_acquire(buffer.serial)
+        relay.buffer = buffer
+        let place = enqueueBehind(.attach(relay))
         gate.leave()
-        if place == .acquired { leaveDomain() }
-        if holdsRun { run.deliverAndLeave(.value(current)) } else { run.send(.value(current)) }
-        // The property has ended: observing its terminated signal sends
-        // `interrupted`, forwarded as `completed`, after the value.
-        if place == .closed { run.lifetime += output.observe(forward) }
+        if place == .acquired {
+            // The domain went idle meanwhile: attach from here.
+            domain.attach(relay)
+            leaveDomain()
+        }
+        if holdsBuffer { buffer.deliverAndLeave(.value(current)) } else { buffer.send(.value(current)) }
+        if !relay.endStart() {
+            buffer.send(.interrupted)
+            detach(relay)
+        }
+    }
+
+    /// Detaches a relay whose interruption was requested (see `_RelayHub`).
+    @inlinable
+    func detach(_ relay: Relay) {
+        if flare_serial_try_acquire(commands.serial) {
+            domain.detach(relay)
+            leaveDomain()
+        } else if enqueueBehind(.detach(relay)) == .acquired {
+            domain.detach(relay)
+            leaveDomain()
+        }
     }
 
     /// Releases the serial word taken by `enqueue`, draining what was queued

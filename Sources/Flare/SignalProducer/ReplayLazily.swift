@@ -24,31 +24,65 @@ extension SignalProducer {
     public func replayLazily(upTo capacity: Int) -> SignalProducer<Value, Error> {
         flarePrecondition(capacity >= 0, "replayLazily(upTo:) needs a non-negative capacity, got \(capacity)")
         let owner = _ReplayOwner(source: self, capacity: capacity)
-        return SignalProducer { observer, lifetime in
-            owner.attach(observer, lifetime)
+        let domain = owner.domain
+        // Each start is a relay attached to the replay's domain: no signal,
+        // observer or lifetime of its own (see `_DomainRelay`).
+        return SignalProducer(_depth: 0) { run, sink in
+            run.connect(relay: _DomainRelay(hub: domain, anchor: owner, run: run, sink: sink))
         }
     }
 }
 
-/// What goes through a replay's domain: an event of the shared run, or a
-/// start attaching.
+/// What goes through a replay's domain: an event of the shared run, a
+/// start attaching, or a run detaching.
 @usableFromInline
 enum _ReplayCommand<Value, Error: Swift.Error> {
     case event(Signal<Value, Error>.Event)
-    case attach(Signal<Value, Error>.Observer, Lifetime)
+    case attach(_DomainRelay<_ReplayDomain<Value, Error>>)
+    case detach(_DomainRelay<_ReplayDomain<Value, Error>>)
 }
 
 /// The shared state of `replayLazily(upTo:)`: touched only inside its
-/// domain (the command signal's serialized delivery).
+/// domain (the command signal's serialized delivery), whose observer
+/// captures it alone.
 @usableFromInline
-final class _ReplayState<Value, Error: Swift.Error> {
+final class _ReplayState<Value, Error: Swift.Error>: @unchecked Sendable {
+    @usableFromInline typealias Relay = _DomainRelay<_ReplayDomain<Value, Error>>
+
     @usableFromInline let capacity: Int
-    @usableFromInline var buffer = ContiguousArray<Value>()
-    @usableFromInline var head = 0
-    @usableFromInline var terminal: Signal<Value, Error>.Event?
+    @usableFromInline @exclusivity(unchecked) var buffer = ContiguousArray<Value>()
+    @usableFromInline @exclusivity(unchecked) var head = 0
+    @usableFromInline @exclusivity(unchecked) var terminal: Signal<Value, Error>.Event?
+    /// The runs attached to the live events.
+    @usableFromInline @exclusivity(unchecked) var relays = _RelayList<_ReplayDomain<Value, Error>>()
 
     @inlinable
     init(capacity: Int) { self.capacity = capacity }
+
+    deinit {
+        // Empty in practice: an attached relay keeps its domain, and so
+        // this state, alive. The list's references are released anyway.
+        relays.releaseAll()
+    }
+
+    @inlinable
+    func handle(_ event: Signal<_ReplayCommand<Value, Error>, Never>.Event) {
+        switch event {
+        case let .value(.event(.value(value))):
+            record(value)
+            relays.deliver(value: value)
+        case let .value(.event(event)):
+            guard terminal == nil else { return }
+            terminal = event
+            relays.end(event)
+        case let .value(.attach(relay)):
+            attach(relay)
+        case let .value(.detach(relay)):
+            detach(relay)
+        case .completed, .interrupted:
+            break
+        }
+    }
 
     @inlinable
     func record(_ value: Value) {
@@ -61,36 +95,128 @@ final class _ReplayState<Value, Error: Swift.Error> {
         }
     }
 
-    /// Replays the buffer and the terminal event to `observer`, or attaches
-    /// it to the live events of `output`.
+    /// Replays the buffer and the terminal event to `relay`, or attaches it
+    /// to the live events. Stops at once if its interruption is requested
+    /// meanwhile. Nothing changes the buffer while it is replayed: an event
+    /// sent from inside the replay's deliveries is queued behind it.
     @inlinable
-    func attach(_ observer: Signal<Value, Error>.Observer, _ lifetime: Lifetime, output: _SignalCore<Value, Error>) {
-        guard !lifetime.hasEnded else { return }
+    func attach(_ relay: Relay) {
+        guard !relay.hasFinished else { return }
         var index = head
         while index < buffer.count {
-            observer.send(value: buffer[index])
+            if relay.isInterruptRequested { return relay.finish(.interrupted) }
+            relay.send(value: buffer[index])
             index += 1
         }
-        if let terminal {
-            observer.send(terminal)
+        if relay.isInterruptRequested {
+            relay.finish(.interrupted)
+        } else if let terminal {
+            relay.finish(terminal)
         } else {
-            lifetime += output.observe(observer)
+            relays.append(relay)
         }
+    }
+
+    @inlinable
+    func detach(_ relay: Relay) {
+        relay.finish(.interrupted)
+        relays.remove(relay)
+    }
+}
+
+/// A replay's serialized domain: the command signal into which the shared
+/// run's events, the starts and the detaches go, and its state. Each start
+/// of the replayed producer is a `_DomainRelay` attached to it.
+@usableFromInline
+final class _ReplayDomain<Value, Error: Swift.Error>: _RelayHub, @unchecked Sendable {
+    @usableFromInline typealias Command = _ReplayCommand<Value, Error>
+    @usableFromInline typealias Anchor = _ReplayOwner<Value, Error>
+    @usableFromInline typealias Relay = _DomainRelay<_ReplayDomain<Value, Error>>
+
+    @usableFromInline let state: _ReplayState<Value, Error>
+    @usableFromInline let commands: _SignalCore<Command, Never>
+    /// Keeps the command signal open while the domain lives.
+    @usableFromInline let commandHandle: Signal<Command, Never>
+
+    @inlinable
+    init(capacity: Int) {
+        let state = _ReplayState<Value, Error>(capacity: capacity)
+        self.state = state
+        commands = _SignalCore<Command, Never>(queueLimit: .default)
+        commandHandle = Signal(_core: commands)
+        _ = commands.observe(Signal<Command, Never>.Observer { event in state.handle(event) })
+    }
+
+    /// Attaches the relay from inside the domain, which replays to it, then
+    /// starts the shared run if this is the first start. A start that finds
+    /// the domain busy (another thread's delivery, or its own: a start from
+    /// inside a delivery) queues its attach, carried out after the delivery
+    /// in progress.
+    @inlinable
+    func start(_ relay: Relay) {
+        guard relay.beginStart() else { return }
+        // Read before the relay is published: the domain lets it go at the
+        // run's terminal event.
+        let owner = relay.anchor.unsafelyUnwrapped
+        if _fastPath(flare_serial_try_acquire(commands.serial)) || push(.attach(relay)) {
+            state.attach(relay)
+            if !relay.endStart() {
+                relay.finish(.interrupted)
+                state.relays.remove(relay)
+            }
+            leaveDomain()
+        } else if !relay.endStart() {
+            // The attach command sees the request; the detach drops the run
+            // if it was attached first.
+            detach(relay)
+        }
+        owner.startSourceOnce()
+    }
+
+    /// See `_RelayHub`.
+    @inlinable
+    func detach(_ relay: Relay) {
+        if flare_serial_try_acquire(commands.serial) || push(.detach(relay)) {
+            state.detach(relay)
+            leaveDomain()
+        }
+    }
+
+    /// Queues `command` behind the delivery in progress, without waiting
+    /// for the queue limit (an attach or a detach is not one of the source's
+    /// values). Returns true if the domain was idle after all: the caller
+    /// then holds it, and must carry the command out and leave.
+    @inlinable
+    @inline(never)
+    func push(_ command: Command) -> Bool {
+        let node = commands.makeNode(.value(command), kind: UInt(FLARE_NODE_EVENT))
+        switch flare_serial_push(commands.serial, node, true) {
+        case FLARE_PUSH_QUEUED:
+            return false
+        case FLARE_PUSH_ACQUIRED:
+            commands.destroyEvent(node)
+            return true
+        default:
+            // Closed: only once the domain itself goes, which a relay
+            // prevents.
+            commands.destroyEvent(node)
+            return false
+        }
+    }
+
+    @inlinable
+    func leaveDomain() {
+        if let pending = flare_serial_release(commands.serial) { commands.drain(pending) }
     }
 }
 
 /// Owns a replay's shared run: it is started by the first start, and
-/// disposed when the owner goes (when the producer and every run that
-/// started from it are gone).
+/// disposed when the owner goes (when the producer and every run started
+/// from it that has not ended are gone: each keeps it as its anchor).
 @usableFromInline
 final class _ReplayOwner<Value, Error: Swift.Error>: @unchecked Sendable {
-    @usableFromInline typealias Command = _ReplayCommand<Value, Error>
-
     @usableFromInline let source: SignalProducer<Value, Error>
-    @usableFromInline let state: _ReplayState<Value, Error>
-    @usableFromInline let commands: _SignalCore<Command, Never>
-    @usableFromInline let commandHandle: Signal<Command, Never>
-    @usableFromInline let output: Signal<Value, Error>
+    @usableFromInline let domain: _ReplayDomain<Value, Error>
     @usableFromInline let started = Atomic<Bool>(false)
     /// The source's run, set once by the first start.
     @usableFromInline let sourceRun = SerialDisposable()
@@ -98,49 +224,18 @@ final class _ReplayOwner<Value, Error: Swift.Error>: @unchecked Sendable {
     @inlinable
     init(source: SignalProducer<Value, Error>, capacity: Int) {
         self.source = source
-        let state = _ReplayState<Value, Error>(capacity: capacity)
-        self.state = state
-        commands = _SignalCore<Command, Never>(queueLimit: .default)
-        commandHandle = Signal(_core: commands)
-        output = commandHandle._liftCore { (downstream: _HeldCore<Value, Error>) in
-            { event in
-                switch event {
-                case let .value(.event(event)):
-                    switch event {
-                    case let .value(value):
-                        state.record(value)
-                        downstream.deliverHeld(value: value)
-                    default:
-                        if state.terminal == nil {
-                            state.terminal = event
-                            downstream.deliverHeld(event)
-                        }
-                    }
-                case let .value(.attach(observer, lifetime)):
-                    state.attach(observer, lifetime, output: downstream.core)
-                case .completed, .interrupted:
-                    break
-                }
-            }
-        }
+        domain = _ReplayDomain(capacity: capacity)
     }
 
     deinit {
         sourceRun.dispose()
     }
 
+    /// Starts the shared run, the first time only.
     @inlinable
-    func attach(_ observer: Signal<Value, Error>.Observer, _ lifetime: Lifetime) {
-        // The run keeps the owner (and so the shared run) alive.
-        lifetime.observeEnded { withExtendedLifetime(self) {} }
-        if flare_serial_try_acquire(commands.serial) {
-            state.attach(observer, lifetime, output: output._core)
-            if let pending = flare_serial_release(commands.serial) { commands.drain(pending) }
-        } else {
-            commands.send(.value(.attach(observer, lifetime)))
-        }
-        guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let commands = self.commands
+    func startSourceOnce() {
+        guard !started.load(ordering: .relaxed), !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let commands = domain.commands
         sourceRun.inner = source.start { event in commands.send(.value(.event(event))) }
     }
 }

@@ -1,0 +1,382 @@
+import CFlare
+import Synchronization
+
+/// A serialized domain that feeds producer runs directly (a property's
+/// channel, a replay's shared state): each start of its producer is a
+/// `_DomainRelay`, which the domain delivers to from inside its own
+/// serialized delivery, with no root signal, observer or lifetime of its
+/// own (see `_DomainRelay`).
+@usableFromInline
+protocol _RelayHub: AnyObject {
+    associatedtype Value
+    associatedtype Error: Swift.Error
+    /// What a relay keeps alive while its run has not ended (a property's
+    /// signal, a replay's owner); released with the run's terminal event.
+    associatedtype Anchor: AnyObject
+
+    /// Starts `relay`'s run (its `beginStart()` is the hub's to call).
+    func start(_ relay: _DomainRelay<Self>)
+
+    /// Detaches `relay`, whose interruption was requested after its start
+    /// had ended: delivers `interrupted` to it from inside the domain (at
+    /// once if the domain is idle, otherwise by queueing a command behind
+    /// the delivery in progress) and drops it from the domain. Any thread.
+    func detach(_ relay: _DomainRelay<Self>)
+}
+
+/// One start of a producer whose events come from a shared serialized
+/// domain (a `_RelayHub`): the source of that run.
+///
+/// The run's events are delivered to its chain (`sink`) by whichever thread
+/// holds the domain's serial word: the domain's changes, its terminal
+/// event, and `interrupted`, from inside the domain's delivery (the relay
+/// sits in the domain's list, `_RelayList`); the start's own first events
+/// (a property's current value, a replay's buffer) by the starter, holding
+/// the domain too, or, for a property start that finds another thread
+/// delivering, through a per-run `buffer` signal (see
+/// `_PropertyChannel.start(_:)`). Two more are delivered where nothing can
+/// overlap them: `interrupted` for a run disposed before it started, by the
+/// interrupter, and the terminal event of a buffered run, by the buffer's
+/// delivery.
+///
+/// `state` decides who delivers what; it moves only forward:
+///
+///     idle ──start──▶ starting ──start done──▶ live ──▶ live|requested
+///       │                │
+///       └─interrupt──▶ done|requested        starting|requested: the
+///                                            starter interrupts the run
+///                                            when its start is done
+///
+/// `done` is also or-ed in by whoever delivers the terminal event, unless an
+/// interruption was requested (whose interrupters return anyway), so that a
+/// later interrupter returns at once. An interrupter that finds
+/// `live` sets `requested` and has the hub detach the relay; the domain's
+/// delivery checks `requested` (one relaxed load) before each event it
+/// delivers to the relay, and delivers `interrupted` instead once it is set:
+/// after `dispose()` returns, at most the delivery already starting on
+/// another thread lands (contract 4), as for an observer's claim
+/// (docs/core-algorithm.md §4, and §6 for this type).
+///
+/// Lifetimes: the run (the handle `start` returned) keeps the relay through
+/// its interrupt and start closures; the relay keeps the run (its sink
+/// holds it unretained), the chain and `anchor` until the terminal event has
+/// been delivered, and the hub for ever. The domain's list keeps the relay
+/// while it is attached.
+@usableFromInline
+final class _DomainRelay<Hub: _RelayHub>: @unchecked Sendable {
+    @usableFromInline typealias Value = Hub.Value
+    @usableFromInline typealias Error = Hub.Error
+
+    @usableFromInline static var idle: Int { 0 }
+    @usableFromInline static var starting: Int { 1 }
+    @usableFromInline static var live: Int { 2 }
+    @usableFromInline static var done: Int { 4 }
+    @usableFromInline static var requested: Int { 8 }
+
+    @usableFromInline
+    let state = Atomic<Int>(0)
+
+    @usableFromInline
+    let hub: Hub
+
+    // Touched by whoever delivers to the run: the creating thread before
+    // the run is handed out, then the starter, the domain's deliveries and
+    // (a buffered run) the buffer's, in an order `state` and the serial
+    // words establish (see `_PropertyChannel.start(_:)`).
+
+    /// The started producer's chain, until the run's first live delivery
+    /// moves it into `boxed`; nil once its terminal event has gone.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var sink: _ProducerSink<Value, Error>?
+
+    /// The chain, once the run receives live deliveries: in an object of
+    /// its own that holds it as a constant, which the domain's delivery
+    /// loop calls at +0 (a closure read from a variable is retained and
+    /// released around every call). Owned here (released with the
+    /// terminal event).
+    @usableFromInline
+    @exclusivity(unchecked)
+    var boxed: Unmanaged<_RelaySink<Value, Error>>?
+
+    /// The started producer's run, kept until its terminal event has gone.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var run: _ProducerRun?
+
+    /// Kept alive until the terminal event has gone.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var anchor: Hub.Anchor?
+
+    /// A property run started while another thread was delivering: the
+    /// signal its events go through (see `_PropertyChannel.start(_:)`). Set
+    /// by the starter before the relay is published to the domain, or
+    /// never.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var buffer: _SignalCore<Value, Error>?
+
+    @inlinable
+    init(hub: Hub, anchor: Hub.Anchor, run: _ProducerRun, sink: consuming _ProducerSink<Value, Error>) {
+        self.hub = hub
+        self.anchor = anchor
+        self.run = run
+        self.sink = sink
+    }
+
+    /// The start of the run, called by `_ProducerRun.startIfNotDisposed`.
+    @inlinable
+    func start() {
+        hub.start(self)
+    }
+
+    /// Claims the start: false if the run was interrupted before it started
+    /// (the interrupter has delivered `interrupted`).
+    @inlinable
+    func beginStart() -> Bool {
+        state.compareExchange(expected: Self.idle, desired: Self.starting, ordering: .acquiring).exchanged
+    }
+
+    /// Ends the start: false if an interruption was requested meanwhile,
+    /// which the starter must then carry out (the interrupter left it).
+    @inlinable
+    func endStart() -> Bool {
+        state.compareExchange(expected: Self.starting, desired: Self.live, ordering: .acquiringAndReleasing).exchanged
+    }
+
+    /// Whether an interruption was requested. Relaxed: see the type's
+    /// comment (the delivery check of contract 4).
+    @inlinable
+    var isInterruptRequested: Bool {
+        state.load(ordering: .relaxed) & Self.requested != 0
+    }
+
+    /// Whether the run's terminal event has gone (or it was never made).
+    /// Read by whoever delivers to the run.
+    @inlinable
+    var hasFinished: Bool { boxed == nil && sink == nil }
+
+    /// Delivers `value` to the chain: the start's own values (a property's
+    /// current value, a replay's buffer). Called by whoever delivers to
+    /// the run.
+    ///
+    /// The chain is moved out for the call and back (a copy would retain
+    /// and release it): nothing else reads `sink` meanwhile, as the run's
+    /// other deliveries and its `finish` all wait for this one (the caller
+    /// holds the domain, or the run is not yet in it).
+    @inlinable
+    func send(value: Value) {
+        if let boxed {
+            boxed._withUnsafeGuaranteedRef { $0.sink.deliverHeld(value: value) }
+        } else if let sink = sink.take() {
+            sink.deliverHeld(value: value)
+            self.sink = consume sink
+        }
+    }
+
+    /// Delivers a live `value` to the chain, or, once an interruption was
+    /// requested, `interrupted` instead (a run without `buffer`). Called
+    /// inside the domain's delivery.
+    @inlinable
+    @inline(__always)
+    func deliver(value: Value) {
+        if _slowPath(isInterruptRequested) { return interruptFromDomain() }
+        if let boxed {
+            boxed._withUnsafeGuaranteedRef { $0.sink.deliverHeld(value: value) }
+        } else {
+            deliverFirst(value: value)
+        }
+    }
+
+    /// The first live delivery: boxes the chain (see `boxed`), or sends to
+    /// the buffer.
+    @inlinable
+    @inline(never)
+    func deliverFirst(value: Value) {
+        if let buffer { return buffer.send(.value(value)) }
+        guard let sink = sink.take() else { return }
+        let boxed = Unmanaged.passRetained(_RelaySink(sink))
+        self.boxed = boxed
+        boxed._withUnsafeGuaranteedRef { $0.sink.deliverHeld(value: value) }
+    }
+
+    /// An interruption was requested: delivers `interrupted` now, from the
+    /// domain (a buffered run was interrupted through its buffer).
+    @inlinable
+    @inline(never)
+    func interruptFromDomain() {
+        if buffer == nil { finish(.interrupted) }
+    }
+
+    /// Ends the run with the domain's terminal event `event`, from inside
+    /// the domain's delivery: `interrupted` instead if an interruption was
+    /// requested.
+    @inlinable
+    func end(_ event: Signal<Value, Error>.Event) {
+        if let buffer {
+            buffer.send(event)
+        } else {
+            finish(isInterruptRequested ? .interrupted : event)
+        }
+    }
+
+    /// Delivers the terminal event `event` and lets the chain, the run and
+    /// the anchor go. Called by whoever delivers to the run; does nothing
+    /// once the terminal event has gone.
+    @inlinable
+    func finish(_ event: Signal<Value, Error>.Event) {
+        let boxed = self.boxed.take()
+        let sink = self.sink.take()
+        guard boxed != nil || sink != nil else { return }
+        // So that a later interrupter returns at once (one that has set
+        // `requested` already does). Release: an interrupter that reads
+        // `done` returns and touches nothing; nothing is published to it.
+        if state.load(ordering: .relaxed) & Self.requested == 0 {
+            state.bitwiseOr(Self.done, ordering: .releasing)
+        }
+        if let boxed {
+            boxed._withUnsafeGuaranteedRef { $0.sink.deliverHeld(event) }
+            boxed.release()
+        } else {
+            sink.unsafelyUnwrapped.deliverHeld(event)
+        }
+        let anchor = self.anchor.take()
+        let run = self.run.take()
+        run?.relayEnded()
+        withExtendedLifetime(anchor) {}
+    }
+
+    /// Interrupts the run (disposal, or an operator of its chain ended it).
+    /// Any thread, also from inside one of the run's deliveries.
+    @inlinable
+    func interrupt() {
+        var current = state.load(ordering: .acquiring)
+        while true {
+            if current & (Self.done | Self.requested) != 0 { return }
+            let desired = current == Self.idle ? Self.done | Self.requested : current | Self.requested
+            let (exchanged, now) = state.compareExchange(
+                expected: current, desired: desired, ordering: .acquiringAndReleasing)
+            if exchanged { break }
+            current = now
+        }
+        switch current {
+        case Self.idle:
+            // The start will do nothing: this thread alone delivers.
+            finish(.interrupted)
+        case Self.live:
+            // Prompt: `interrupted` overtakes what the buffer holds.
+            buffer?.send(.interrupted)
+            hub.detach(self)
+        default:
+            // Starting: the starter sees the request when it ends its start.
+            return
+        }
+    }
+
+    /// The delivery of a buffered run's signal: to the chain, then, at the
+    /// terminal event, the relay lets go.
+    @inlinable
+    func deliverBuffered(_ event: Signal<Value, Error>.Event) {
+        if event.isTerminating {
+            finish(event)
+        } else {
+            sink?.deliverHeld(event)
+        }
+    }
+
+    /// Makes a buffer for this relay: a root signal, without a queue limit
+    /// (the domain's delivery sends into it and must never wait), whose one
+    /// observer delivers to the chain. Not yet published to the relay.
+    @inlinable
+    func makeBuffer() -> _SignalCore<Value, Error> {
+        let core = _SignalCore<Value, Error>(queueLimit: .unbounded)
+        _ = core.observe(Signal<Value, Error>.Observer { [self] event in deliverBuffered(event) })
+        return core
+    }
+}
+
+/// A run's chain as a constant (see `_DomainRelay.boxed`).
+@usableFromInline
+final class _RelaySink<Value, Error: Swift.Error> {
+    @usableFromInline
+    let sink: _ProducerSink<Value, Error>
+
+    @inlinable
+    init(_ sink: consuming _ProducerSink<Value, Error>) {
+        self.sink = sink
+    }
+}
+
+/// The relays attached to a domain, in attach order, each retained by the
+/// list (unmanaged, so that the delivery loop uses them at +0). Touched
+/// only inside the domain's delivery (holding its serial word), and never
+/// while one of its own loops runs: a start or an interruption from inside
+/// a delivery finds the word held by its own thread and queues a command
+/// instead.
+@usableFromInline
+struct _RelayList<Hub: _RelayHub> {
+    @usableFromInline
+    var items = ContiguousArray<Unmanaged<_DomainRelay<Hub>>>()
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    var isEmpty: Bool { items.isEmpty }
+
+    @inlinable
+    mutating func append(_ relay: _DomainRelay<Hub>) {
+        items.append(Unmanaged.passRetained(relay))
+    }
+
+    /// Drops `relay` (if attached), keeping the others' order.
+    @inlinable
+    mutating func remove(_ relay: _DomainRelay<Hub>) {
+        var i = items.count
+        while i > 0 {
+            i &-= 1
+            if items[i].toOpaque() == Unmanaged.passUnretained(relay).toOpaque() {
+                items.remove(at: i).release()
+                return
+            }
+        }
+    }
+
+    /// Delivers `value` to every relay.
+    @inlinable
+    func deliver(value: Hub.Value) {
+        items.withUnsafeBufferPointer { relays in
+            for relay in relays {
+                relay._withUnsafeGuaranteedRef { $0.deliver(value: value) }
+            }
+        }
+    }
+
+    /// Drops every relay without delivering anything (the domain is gone).
+    @usableFromInline
+    mutating func releaseAll() {
+        for relay in items { relay.release() }
+        items = []
+    }
+
+    /// Ends every relay with `event` and empties the list.
+    @inlinable
+    mutating func end(_ event: Signal<Hub.Value, Hub.Error>.Event) {
+        let ended = items
+        items = []
+        for relay in ended {
+            relay._withUnsafeGuaranteedRef { $0.end(event) }
+            relay.release()
+        }
+    }
+}
+
+extension _ProducerRun {
+    /// Connects a run whose source is `relay`: disposing the run interrupts
+    /// the relay, starting it starts the relay.
+    @inlinable
+    func connect<Hub: _RelayHub>(relay: _DomainRelay<Hub>) {
+        connectRelay(interrupt: { relay.interrupt() }, start: { relay.start() })
+    }
+}
