@@ -814,6 +814,23 @@ static inline bool flare_core_is_alive(const flare_core *c) {
 }
 
 /**
+ * Whether an observer is attached to the core (or being attached, or
+ * disposed but not yet dropped): more retainers than the handle. Meaningful
+ * only to a caller that keeps the signal's handle alive, so that one
+ * retainer is the handle. A sender that finds no observer may skip an event
+ * nobody could receive (an `Action` skips its `events` and unobserved
+ * property changes).
+ *
+ * Relaxed: an attach that happens before the load is seen by it (coherence
+ * of the counter; `observe` counts the retainer before it returns); an
+ * attach concurrent with it may be missed, and the event skipped is then
+ * one the observer could equally have missed by attaching a moment later.
+ */
+static inline bool flare_core_has_observers(const flare_core *c) {
+    return AO_load((volatile AO_t *)&c->retainers) > 1;
+}
+
+/**
  * Finishes termination; the terminating drainer calls it once, after
  * delivering the terminal event to the spliced entries and dropping the
  * array. In one step it closes the additions stack, marks the core

@@ -198,6 +198,33 @@ final class PropertyChannel<Value>: @unchecked Sendable {
         return acquired
     }
 
+    /// `stage` for a writer that holds `gate` itself (an `Action`'s
+    /// control, which holds the gates of `isExecuting` and `isEnabled`
+    /// together for each of its transitions) and keeps the property's
+    /// `signal` handle alive: when nothing observes the signal and no
+    /// delivery is in progress, it publishes `value` and queues nothing,
+    /// since nobody could receive it.
+    ///
+    /// Under the gate, an idle serial word means no earlier value is
+    /// queued or being delivered (every command is queued under the gate;
+    /// `complete()` may begin meanwhile, and ends the signal anyway). A
+    /// producer start reads `latest` under the gate, so it sees `value`; an
+    /// observer attaching concurrently to `signal` is one that attached
+    /// after this change (see `flare_core_has_observers`). So no observer
+    /// misses a change it could have received, and no older value can
+    /// reach an observer after this one is published.
+    ///
+    /// - Returns: as `stage`.
+    @inlinable
+    func stageHoldingGate(_ value: Value) -> Bool {
+        latest = value
+        cell.store(value)
+        if flare_serial_peek(commands.serial) == UInt(FLARE_SERIAL_IDLE), !flare_core_has_observers(output.raw) {
+            return false
+        }
+        return enqueue(.set(value)) == .acquired
+    }
+
     /// Delivers a value `stage` returned `true` for, then what was queued
     /// behind it.
     @inlinable
