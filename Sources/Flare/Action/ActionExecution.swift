@@ -1,3 +1,4 @@
+import CFlare
 import Synchronization
 
 /// One start of the producer `Action.apply` returns: the source of that
@@ -135,10 +136,28 @@ final class ActionExecution<Input, Output, Error: Swift.Error>: @unchecked Senda
     /// the work's serialized delivery.
     @inlinable
     func forward(_ event: Signal<Output, Error>.Event) {
+        // The chain is moved out for the delivery and back (no retain of
+        // it per event): while running, only these serialized deliveries
+        // touch `sink`.
+        let sink = self.sink.take()
         sink?.deliverHeld(event.mapError(ActionError.producerFailed))
-        if event.isTerminating { action.control.end() }
-        action.eventsInput.send(value: event)
-        if event.isTerminating { finish() }
+        guard event.isTerminating else {
+            self.sink = sink
+            sendOnEvents(event)
+            return
+        }
+        action.control.end()
+        sendOnEvents(event)
+        finish()
+    }
+
+    /// Sends `event` on the action's `events`, unless nothing observes it
+    /// (and no derived signal was made): then it is an event nobody could
+    /// receive (`flare_core_has_observers`; the action keeps the handle).
+    @inlinable
+    @inline(__always)
+    func sendOnEvents(_ event: Signal<Output, Error>.Event) {
+        if flare_core_has_observers(action.events.core.raw) { action.eventsInput.send(value: event) }
     }
 
     /// The started producer's terminal event has been delivered: ends its
