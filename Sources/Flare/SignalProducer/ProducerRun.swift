@@ -87,7 +87,8 @@ class ProducerRun: Disposable, @unchecked Sendable {
     /// word, runs the source (its events, then, if `endSynchronousDelivery()`
     /// says so, `interrupted`); true, called by an interrupter that found
     /// the run not started, delivers `interrupted`. Either releases the
-    /// source and its chain before returning.
+    /// source and its chain before returning. A relaying run (see
+    /// `relayEnded`) is started (false) and interrupted (true) through it.
     ///
     /// A function made where the run's types are concrete, rather than an
     /// overridden method: a class generic over them would be entered, from
@@ -162,6 +163,15 @@ class ProducerRun: Disposable, @unchecked Sendable {
         interruptSource = interrupt
         startSource = start
     }
+
+    // A run that is itself the source relaying another run (an `Action`'s
+    // execution, a subclass made by its producer's `makeRunObject`)
+    // connects nothing: it is started and interrupted through
+    // `synchronousSource` (with `isSynchronous` false), a function made
+    // where its types are concrete, so no closure per start holds it. It
+    // has no root signal and no lifetime of its own: `lifetime` makes one
+    // only if asked, and the source ends it with `relayEnded()` once its
+    // terminal event has been delivered.
 
     /// A relaying source has delivered its terminal event: ends the run's
     /// lifetime, if one was made. Called where the source delivers (its
@@ -245,7 +255,10 @@ class ProducerRun: Disposable, @unchecked Sendable {
         if isSynchronous { return startSynchronous() }
         let start = startSource
         startSource = nil
-        if !isDisposed { start?() }
+        guard !isDisposed else { return }
+        // Nothing connected: a relaying run (see `relayEnded`), or a
+        // source that never starts (`noSource`).
+        if let start { start() } else { synchronousSource(self, false) }
     }
 
     /// The run's lifetime: it ends when the run terminates.
@@ -273,7 +286,7 @@ class ProducerRun: Disposable, @unchecked Sendable {
         if isSynchronous {
             interruptSynchronous()
         } else {
-            interruptSource?()
+            if let interruptSource { interruptSource() } else { synchronousSource(self, true) }  // as in `startIfNotDisposed`
         }
     }
 
