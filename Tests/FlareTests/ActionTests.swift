@@ -189,6 +189,35 @@ struct ActionTests {
         #expect(f.executing.items.isEmpty)
     }
 
+    @Test("a start whose handle is released at once: its execution still delivers every event, then the start, the work and the action are released")
+    func handleReleasedAtOnce() {
+        weak var weakAction: Action<Int, String, TestError>?
+        weak var weakWork: Canary?
+        let scheduler = TestScheduler()
+        let events = Recorder<String>()
+        do {
+            let work = Canary()
+            weakWork = work
+            let action = Action<Int, String, TestError> { number in
+                SignalProducer { observer, lifetime in
+                    withExtendedLifetime(work) { observer.send(value: "\(number)") }
+                    lifetime += scheduler.schedule {
+                        observer.send(value: "\(number)\(number)")
+                        observer.sendCompleted()
+                    }
+                }
+            }
+            weakAction = action
+            // Operators over `apply`'s producer share the start's run.
+            _ = action.apply(7).map { $0 + "!" }.filter { $0 != "7!" }.start { events.append(describe($0)) }
+        }
+        #expect(weakAction != nil)
+        scheduler.run()
+        #expect(events.items == ["v77!", "completed"])
+        #expect(weakAction == nil)
+        #expect(weakWork == nil)
+    }
+
     @Test("an observer of completed finds the action enabled, and may execute it again")
     func completedObserverReapplies() {
         let f = Fixture()

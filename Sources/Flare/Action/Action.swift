@@ -220,11 +220,14 @@ public final class Action<Input, Output, Error: Swift.Error> {
     /// retains the action.
     @inlinable
     public func apply(_ input: Input) -> SignalProducer<Output, ActionError<Error>> {
-        // Each start relays its execution's work straight into the started
-        // producer's chain (see `ActionExecution`): no root signal.
-        SignalProducer<Output, ActionError<Error>>(depth: 0) { [self] run, sink in
-            let execution = ActionExecution(action: self, input: input, run: run, sink: sink)
-            run.connectRelay(interrupt: { execution.interrupt() }, start: { execution.start() })
+        // Each start's run is an `ActionExecution`, which relays its
+        // execution's work straight into the started producer's chain: no
+        // root signal, and no object but the run.
+        SignalProducer<Output, ActionError<Error>>(
+            depth: 0,
+            makeRunObject: { [self] linkCount in ActionExecution(action: self, input: input, linkCount: linkCount) }
+        ) { run, sink in
+            unsafeDowncast(run, to: ActionExecution<Input, Output, Error>.self).sink = sink
         }
     }
 }

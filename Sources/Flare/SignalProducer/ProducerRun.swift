@@ -153,17 +153,6 @@ class ProducerRun: Disposable, @unchecked Sendable {
         }
     }
 
-    /// Called by a source that relays the events of another run (an
-    /// `Action`'s execution): how to interrupt it and how to start it. The
-    /// run has no root signal and no lifetime of its own: `lifetime` makes
-    /// one only if asked, and the source ends it with `relayEnded()` once
-    /// its terminal event has been delivered.
-    @usableFromInline
-    final func connectRelay(interrupt: @escaping () -> Void, start: @escaping () -> Void) {
-        interruptSource = interrupt
-        startSource = start
-    }
-
     // A run that is itself the source relaying another run (an `Action`'s
     // execution, a subclass made by its producer's `makeRunObject`)
     // connects nothing: it is started and interrupted through
