@@ -149,7 +149,8 @@ final class ActionExecution<Input, Output, Error: Swift.Error>: ProducerRun, @un
             sendOnEvents(event)
             return
         }
-        action.control.end()
+        // The action (which this run retains) keeps its control: no retain.
+        Unmanaged.passUnretained(action.control)._withUnsafeGuaranteedRef { $0.end() }
         sendOnEvents(event)
         finish()
     }
