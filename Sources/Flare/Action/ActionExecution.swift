@@ -139,13 +139,8 @@ final class ActionExecution<Input, Output, Error: Swift.Error>: ProducerRun, @un
     /// the work's serialized delivery.
     @inlinable
     func forward(_ event: Signal<Output, Error>.Event) {
-        // The chain is moved out for the delivery and back (no retain of
-        // it per event): while running, only these serialized deliveries
-        // touch `sink`.
-        let sink = self.sink.take()
         sink?.deliverHeld(event.mapError(ActionError.producerFailed))
         guard event.isTerminating else {
-            self.sink = sink
             sendOnEvents(event)
             return
         }
