@@ -46,7 +46,7 @@ public final class Action<Input, Output, Error: Swift.Error> {
     let begin: (Input) -> SignalProducer<Output, Error>?
 
     @usableFromInline
-    let control: ExecutionControl
+    let control: _ExecutionControl
     @usableFromInline
     let eventsInput: Signal<Signal<Output, Error>.Event, Never>.Observer
     @usableFromInline
@@ -129,7 +129,7 @@ public final class Action<Input, Output, Error: Swift.Error> {
         (events, eventsInput) = Signal<Signal<Output, Error>.Event, Never>.pipe()
         (disabledErrors, disabledErrorsInput) = Signal<(), Never>.pipe()
 
-        let control = StateControl(admitted: admit(state.value))
+        let control = _StateControl(admitted: admit(state.value))
         self.control = control
         isExecuting = control.isExecuting
         isEnabled = control.isEnabled
@@ -220,14 +220,14 @@ public final class Action<Input, Output, Error: Swift.Error> {
     /// retains the action.
     @inlinable
     public func apply(_ input: Input) -> SignalProducer<Output, ActionError<Error>> {
-        // Each start's run is an `ActionExecution`, which relays its
+        // Each start's run is an `_ActionExecution`, which relays its
         // execution's work straight into the started producer's chain: no
         // root signal, and no object but the run.
         SignalProducer<Output, ActionError<Error>>(
             depth: 0,
-            makeRunObject: { [self] linkCount in ActionExecution(action: self, input: input, linkCount: linkCount) }
+            makeRunObject: { [self] linkCount in _ActionExecution(action: self, input: input, linkCount: linkCount) }
         ) { run, sink in
-            unsafeDowncast(run, to: ActionExecution<Input, Output, Error>.self).sink = sink
+            unsafeDowncast(run, to: _ActionExecution<Input, Output, Error>.self).sink = sink
         }
     }
 }

@@ -2,11 +2,11 @@ import CFlare
 import Synchronization
 
 /// One start of the producer `Action.apply` returns: the run itself (made
-/// by the producer's `makeRunObject`, and the `Disposable` its start
+/// by the producer's `_makeRunObject`, and the `Disposable` its start
 /// returns), and the source of that run, which relays the events of the
 /// execution's work, itself a run of the work's producer, into the
-/// started producer's chain. `ProducerRun` starts and interrupts it
-/// through `synchronousSource` (see `ProducerRun.relayEnded`): no closure
+/// started producer's chain. `_ProducerRun` starts and interrupts it
+/// through `synchronousSource` (see `_ProducerRun.relayEnded`): no closure
 /// and no object per start besides this one.
 ///
 /// No root signal, observer or lifetime is made for the start: the work's
@@ -25,14 +25,14 @@ import Synchronization
 ///
 /// Once `running`, an interruption disposes the work's run, whose
 /// `interrupted` arrives through `forward` like any other event. The
-/// execution ends (`ExecutionControl.end`) at the work's terminal event.
+/// execution ends (`_ExecutionControl.end`) at the work's terminal event.
 ///
 /// Lifetimes: the chain's sinks hold this run unowned; while the work
 /// runs, its output (`forward`) holds this run until the work has
 /// terminated, and this run holds the work's run (`work`). Whoever keeps
 /// the handle keeps the rest; nothing else does.
 @usableFromInline
-final class ActionExecution<Input, Output, Error: Swift.Error>: ProducerRun, @unchecked Sendable {
+final class _ActionExecution<Input, Output, Error: Swift.Error>: _ProducerRun, @unchecked Sendable {
     @usableFromInline static var relayIdle: Int { 0 }
     @usableFromInline static var relayStarting: Int { 1 }
     @usableFromInline static var relayRunning: Int { 2 }
@@ -54,14 +54,14 @@ final class ActionExecution<Input, Output, Error: Swift.Error>: ProducerRun, @un
     /// The started producer's chain; nil once its terminal event has gone.
     @usableFromInline
     @exclusivity(unchecked)
-    var sink: ProducerSink<Output, ActionError<Error>>?
+    var sink: _ProducerSink<Output, ActionError<Error>>?
 
     /// The work's run: written before `relayState` publishes `running` (with
     /// release ordering), read by interrupters that loaded `running` (with
     /// acquire ordering); never cleared.
     @usableFromInline
     @exclusivity(unchecked)
-    var work: ProducerRun?
+    var work: _ProducerRun?
 
     /// A start's run for a chain of `linkCount` links; its `sink` is set by
     /// the producer's `attach`. The entry function captures nothing: made
@@ -71,7 +71,7 @@ final class ActionExecution<Input, Output, Error: Swift.Error>: ProducerRun, @un
         self.action = action
         self.input = input
         super.init(linkCount: linkCount, isSynchronous: false, synchronousSource: { run, interrupt in
-            let execution = unsafeDowncast(run, to: ActionExecution<Input, Output, Error>.self)
+            let execution = unsafeDowncast(run, to: _ActionExecution<Input, Output, Error>.self)
             if interrupt { execution.interruptRelay() } else { execution.start() }
         })
     }

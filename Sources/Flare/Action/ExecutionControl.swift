@@ -12,7 +12,7 @@
 ///   starting at the same moment, exactly one executes;
 /// - the transitions reach `isExecuting` and `isEnabled` in the order they
 ///   happened: each changed value is staged on its property under the
-///   gates (published and queued, `PropertyChannel.stageHoldingGate`) and
+///   gates (published and queued, `_PropertyChannel.stageHoldingGate`) and
 ///   delivered once the gates are left, by the thread that found the
 ///   property's serial word idle or by the delivery in progress it queued
 ///   behind; a value nobody observes is published and not queued;
@@ -26,9 +26,9 @@
 /// start of one of the properties' producers, which holds one gate for an
 /// O(1) attach).
 @usableFromInline
-class ExecutionControl: @unchecked Sendable {
+class _ExecutionControl: @unchecked Sendable {
     /// Whether the action's state allows an execution. Under the gates;
-    /// set with the admitted state (`StateControl.admitted`).
+    /// set with the admitted state (`_StateControl.admitted`).
     @usableFromInline
     @exclusivity(unchecked)
     final var stateAllows: Bool
@@ -39,9 +39,9 @@ class ExecutionControl: @unchecked Sendable {
     final var executing = false
 
     @usableFromInline
-    final let executingChannel: PropertyChannel<Bool>
+    final let executingChannel: _PropertyChannel<Bool>
     @usableFromInline
-    final let enabledChannel: PropertyChannel<Bool>
+    final let enabledChannel: _PropertyChannel<Bool>
 
     /// The action's `isExecuting` and `isEnabled`: views of the channels.
     @usableFromInline
@@ -52,8 +52,8 @@ class ExecutionControl: @unchecked Sendable {
     @usableFromInline
     init(stateAllows: Bool) {
         self.stateAllows = stateAllows
-        let (executingChannel, executingSignal) = PropertyChannel.make(false)
-        let (enabledChannel, enabledSignal) = PropertyChannel.make(stateAllows)
+        let (executingChannel, executingSignal) = _PropertyChannel.make(false)
+        let (enabledChannel, enabledSignal) = _PropertyChannel.make(stateAllows)
         self.executingChannel = executingChannel
         self.enabledChannel = enabledChannel
         isExecuting = Property(channel: executingChannel, signal: executingSignal)
@@ -116,11 +116,11 @@ class ExecutionControl: @unchecked Sendable {
     }
 }
 
-/// An `ExecutionControl` that also holds the action's state as its
+/// An `_ExecutionControl` that also holds the action's state as its
 /// executions take it: `admitted`, the argument of the next execution, or
 /// `nil` while the state disables the action.
 @usableFromInline
-final class StateControl<Admitted>: ExecutionControl, @unchecked Sendable {
+final class _StateControl<Admitted>: _ExecutionControl, @unchecked Sendable {
     /// Under the gates; `stateAllows == (admitted != nil)`.
     @usableFromInline
     @exclusivity(unchecked)

@@ -17,7 +17,7 @@ import Synchronization
 /// Disposing the run sends `interrupted` into the root, which overtakes
 /// whatever is queued (contract 8) and ends the run's lifetime.
 @usableFromInline
-class ProducerRun: Disposable, @unchecked Sendable {
+class _ProducerRun: Disposable, @unchecked Sendable {
     /// Bit `i` set: link output `i` has delivered its terminal event (index
     /// 0 is the source's own output). Outputs beyond 64 use `overflow`.
     @usableFromInline
@@ -77,12 +77,12 @@ class ProducerRun: Disposable, @unchecked Sendable {
     @usableFromInline
     let syncState = Atomic<Int>(0)
 
-    /// Whether the source is synchronous: the run is a `SynchronousRun`,
+    /// Whether the source is synchronous: the run is a `_SynchronousRun`,
     /// which holds the source (see there).
     @usableFromInline
     let isSynchronous: Bool
 
-    /// A synchronous run's entry points (see `SynchronousRun`), with the
+    /// A synchronous run's entry points (see `_SynchronousRun`), with the
     /// run: `interrupt` false, called by the starter once it holds the state
     /// word, runs the source (its events, then, if `endSynchronousDelivery()`
     /// says so, `interrupted`); true, called by an interrupter that found
@@ -97,16 +97,16 @@ class ProducerRun: Disposable, @unchecked Sendable {
     /// stored at the most general abstraction, and storing or calling it
     /// would allocate a reabstraction thunk.
     @usableFromInline
-    let synchronousSource: (ProducerRun, _ interrupt: Bool) -> Void
+    let synchronousSource: (_ProducerRun, _ interrupt: Bool) -> Void
 
     /// A run whose source has a root signal (it calls `connect`).
     @usableFromInline
     convenience init(linkCount: Int) {
-        self.init(linkCount: linkCount, isSynchronous: false, synchronousSource: ProducerRun.noSource)
+        self.init(linkCount: linkCount, isSynchronous: false, synchronousSource: _ProducerRun.noSource)
     }
 
     @usableFromInline
-    init(linkCount: Int, isSynchronous: Bool, synchronousSource: @escaping (ProducerRun, _ interrupt: Bool) -> Void) {
+    init(linkCount: Int, isSynchronous: Bool, synchronousSource: @escaping (_ProducerRun, _ interrupt: Bool) -> Void) {
         lastIndex = linkCount - 1
         self.isSynchronous = isSynchronous
         self.synchronousSource = synchronousSource
@@ -154,7 +154,7 @@ class ProducerRun: Disposable, @unchecked Sendable {
     }
 
     // A run that is itself the source relaying another run (an `Action`'s
-    // execution, a subclass made by its producer's `makeRunObject`)
+    // execution, a subclass made by its producer's `_makeRunObject`)
     // connects nothing: it is started and interrupted through
     // `synchronousSource` (with `isSynchronous` false), a function made
     // where its types are concrete, so no closure per start holds it. It
@@ -171,7 +171,7 @@ class ProducerRun: Disposable, @unchecked Sendable {
     }
 
     /// The `synchronousSource` of a run that has none.
-    private static func noSource(_: ProducerRun, _: Bool) {}
+    private static func noSource(_: _ProducerRun, _: Bool) {}
 
     /// The synchronous source has sent its events: releases the state word
     /// and returns whether `interrupted` must still be delivered (an
@@ -200,7 +200,7 @@ class ProducerRun: Disposable, @unchecked Sendable {
     /// more. One plain load per event: the source holds the state word for
     /// its whole run, and an interrupter only raises a flag in it.
     @inlinable
-    final func emit<Value, Error>(_ event: Signal<Value, Error>.Event, to sink: ProducerSink<Value, Error>) -> Bool {
+    final func emit<Value, Error>(_ event: Signal<Value, Error>.Event, to sink: _ProducerSink<Value, Error>) -> Bool {
         guard !isInterruptRequested else { return false }
         sink.deliverHeld(event)
         return !event.isTerminating
@@ -298,38 +298,38 @@ class ProducerRun: Disposable, @unchecked Sendable {
 /// function is reached through the producer's `entry` closure (made once per
 /// producer), so that a start allocates the run and nothing else for its
 /// source (a closure capturing both, per start, cost an allocation and its
-/// retains). Made by the producer's `makeRunObject` (see `SignalProducer`),
+/// retains). Made by the producer's `_makeRunObject` (see `SignalProducer`),
 /// filled by the source's `attach`; owned, like the rest of the run's
 /// state, by whichever thread the state word designates.
 @usableFromInline
-final class SynchronousRun<Value, Error: Swift.Error>: ProducerRun, @unchecked Sendable {
+final class _SynchronousRun<Value, Error: Swift.Error>: _ProducerRun, @unchecked Sendable {
     /// The source's output, the chain's first link; nil once the run is
     /// over, which releases the chain (and the observer) while the run's
     /// handle may live on.
     @exclusivity(unchecked)
     @usableFromInline
-    var sink: ProducerSink<Value, Error>?
+    var sink: _ProducerSink<Value, Error>?
 
-    /// `entry` is the producer's (see `SignalProducer.init(synchronous:)`):
+    /// `entry` is the producer's (see `SignalProducer.init(_synchronous:)`):
     /// made once per producer, it calls `runSource` or `interruptSource`
     /// with the source's function.
     @inlinable
-    init(linkCount: Int, entry: @escaping (ProducerRun, _ interrupt: Bool) -> Void) {
+    init(linkCount: Int, entry: @escaping (_ProducerRun, _ interrupt: Bool) -> Void) {
         super.init(linkCount: linkCount, isSynchronous: true, synchronousSource: entry)
     }
 
     // Both take the sink out of the run (a move: no retain), so that the
     // chain is released when they return.
 
-    /// Sends the source's events with `send` (see `ProducerRun.synchronousSource`).
+    /// Sends the source's events with `send` (see `_ProducerRun.synchronousSource`).
     @inlinable
-    final func runSource(_ send: (ProducerRun, ProducerSink<Value, Error>) -> Void) {
+    final func runSource(_ send: (_ProducerRun, _ProducerSink<Value, Error>) -> Void) {
         guard let sink = sink.take() else { return }
         send(self, sink)
         if endSynchronousDelivery() { sink.deliverHeld(.interrupted) }
     }
 
-    /// Delivers `interrupted` (see `ProducerRun.synchronousSource`).
+    /// Delivers `interrupted` (see `_ProducerRun.synchronousSource`).
     @inlinable
     final func interruptSource() {
         guard let sink = sink.take() else { return }
@@ -350,17 +350,17 @@ final class SynchronousRun<Value, Error: Swift.Error>: ProducerRun, @unchecked S
 /// `SignalProducer.init(_:)` with a start handler). Nothing else keeps a
 /// sink.
 @usableFromInline
-struct ProducerSink<Value, Error: Swift.Error>: EventSink {
+struct _ProducerSink<Value, Error: Swift.Error>: _EventSink {
     @usableFromInline let action: (Signal<Value, Error>.Event) -> Void
     /// Unmanaged rather than `unowned(unsafe)`: Swift copies (retains) an
     /// `unowned(unsafe)` reference at each use, which would put a retain and
     /// a release around every flag check; `_withUnsafeGuaranteedRef` uses
     /// it at +0.
-    @usableFromInline let runReference: Unmanaged<ProducerRun>
+    @usableFromInline let runReference: Unmanaged<_ProducerRun>
     @usableFromInline let index: Int
 
     @inlinable
-    init(_ action: @escaping (Signal<Value, Error>.Event) -> Void, run: ProducerRun, index: Int) {
+    init(_ action: @escaping (Signal<Value, Error>.Event) -> Void, run: _ProducerRun, index: Int) {
         self.action = action
         self.runReference = Unmanaged.passUnretained(run)
         self.index = index
@@ -368,7 +368,7 @@ struct ProducerSink<Value, Error: Swift.Error>: EventSink {
 
     /// The run (retained by the caller's use: for the colder paths).
     @inlinable
-    var run: ProducerRun { runReference.takeUnretainedValue() }
+    var run: _ProducerRun { runReference.takeUnretainedValue() }
 
     @inlinable
     @inline(__always)

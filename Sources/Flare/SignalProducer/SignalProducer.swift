@@ -30,20 +30,20 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// to (the link at `depth`), makes the links' closures, then the
     /// source's root signal, and connects the run to it. Starts nothing.
     @usableFromInline
-    let attach: (ProducerRun, consuming ProducerSink<Value, Error>) -> Void
+    let attach: (_ProducerRun, consuming _ProducerSink<Value, Error>) -> Void
 
     /// Makes the run object of a start, given its number of links: a
-    /// `SynchronousRun` of the source's types for a synchronous source,
-    /// which its `attach` then fills; a plain `ProducerRun` otherwise.
+    /// `_SynchronousRun` of the source's types for a synchronous source,
+    /// which its `attach` then fills; a plain `_ProducerRun` otherwise.
     /// Operators pass their source's on.
     @usableFromInline
-    let makeRunObject: (_ linkCount: Int) -> ProducerRun
+    let makeRunObject: (_ linkCount: Int) -> _ProducerRun
 
     @inlinable
     init(
         depth: Int,
-        makeRunObject: @escaping (_ linkCount: Int) -> ProducerRun = { ProducerRun(linkCount: $0) },
-        attach: @escaping (ProducerRun, consuming ProducerSink<Value, Error>) -> Void
+        makeRunObject: @escaping (_ linkCount: Int) -> _ProducerRun = { _ProducerRun(linkCount: $0) },
+        attach: @escaping (_ProducerRun, consuming _ProducerSink<Value, Error>) -> Void
     ) {
         self.depth = depth
         self.makeRunObject = makeRunObject
@@ -64,11 +64,11 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// per operator applied to the producer.
     @inlinable
     public init(_ startHandler: @escaping (Signal<Value, Error>.Observer, Lifetime) -> Void) {
-        self.init(depth: 0) { run, sink in
-            let core = SignalCore<Value, Error>()
-            let handle = Signal(core: core)
+        self.init(_depth: 0) { run, sink in
+            let core = _SignalCore<Value, Error>()
+            let handle = Signal(_core: core)
             // The observer holds the run: the sinks of its chain do not
-            // (see `ProducerSink`), and the root may deliver after every
+            // (see `_ProducerSink`), and the root may deliver after every
             // other reference to the run is gone.
             _ = core.observe(Signal.Observer { [run] event in
                 withExtendedLifetime(run) { sink.deliverHeld(event) }
@@ -77,26 +77,26 @@ public struct SignalProducer<Value, Error: Swift.Error> {
                 lifetime: core.lifetime,
                 interrupt: { handle.core.send(.interrupted) },
                 start: {
-                    let input = Signal<Value, Error>.Observer(action: { core.send($0) }, interruptsOnDeinit: true)
+                    let input = Signal<Value, Error>.Observer(_action: { core.send($0) }, interruptsOnDeinit: true)
                     startHandler(input, core.lifetime)
                 })
         }
     }
 
     /// A producer whose source sends all its events inside `start`, on the
-    /// starting thread, with `ProducerRun.emit`: no root signal, no
+    /// starting thread, with `_ProducerRun.emit`: no root signal, no
     /// observer and no lifetime per start, only the run's state word (see
-    /// `ProducerRun`).
+    /// `_ProducerRun`).
     @inlinable
-    init(synchronous send: @escaping (ProducerRun, ProducerSink<Value, Error>) -> Void) {
+    init(synchronous send: @escaping (_ProducerRun, _ProducerSink<Value, Error>) -> Void) {
         // Made once per producer; each run holds it (see
-        // `ProducerRun.synchronousSource`).
-        let entry: (ProducerRun, Bool) -> Void = { run, interrupt in
-            let run = unsafeDowncast(run, to: SynchronousRun<Value, Error>.self)
+        // `_ProducerRun.synchronousSource`).
+        let entry: (_ProducerRun, Bool) -> Void = { run, interrupt in
+            let run = unsafeDowncast(run, to: _SynchronousRun<Value, Error>.self)
             if interrupt { run.interruptSource() } else { run.runSource(send) }
         }
-        self.init(depth: 0, makeRunObject: { SynchronousRun<Value, Error>(linkCount: $0, entry: entry) }) { run, sink in
-            unsafeDowncast(run, to: SynchronousRun<Value, Error>.self).sink = sink
+        self.init(_depth: 0, makeRunObject: { _SynchronousRun<Value, Error>(linkCount: $0, entry: entry) }) { run, sink in
+            unsafeDowncast(run, to: _SynchronousRun<Value, Error>.self).sink = sink
         }
     }
 
@@ -113,7 +113,7 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// A producer that sends `value`, then completes, at each start.
     @inlinable
     public init(value: Value) {
-        self.init(synchronous: { run, sink in
+        self.init(_synchronous: { run, sink in
             if run.emit(.value(value), to: sink) { _ = run.emit(.completed, to: sink) }
         })
     }
@@ -121,7 +121,7 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// A producer that fails with `error` at each start.
     @inlinable
     public init(error: Error) {
-        self.init(synchronous: { run, sink in _ = run.emit(.failed(error), to: sink) })
+        self.init(_synchronous: { run, sink in _ = run.emit(.failed(error), to: sink) })
     }
 
     /// A producer that sends the success value then completes, or fails
@@ -138,7 +138,7 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// completes.
     @inlinable
     public init(_ action: @escaping () -> Value) {
-        self.init(synchronous: { run, sink in
+        self.init(_synchronous: { run, sink in
             if run.emit(.value(action()), to: sink) { _ = run.emit(.completed, to: sink) }
         })
     }
@@ -147,7 +147,7 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// value then completes, or fails with the failure.
     @inlinable
     public init(_ action: @escaping () -> Result<Value, Error>) {
-        self.init(synchronous: { run, sink in
+        self.init(_synchronous: { run, sink in
             switch action() {
             case let .success(value):
                 if run.emit(.value(value), to: sink) { _ = run.emit(.completed, to: sink) }
@@ -162,7 +162,7 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// (disposal, or an operator such as `take(first:)`).
     @inlinable
     public init<S: Sequence>(_ values: S) where S.Element == Value {
-        self.init(synchronous: { run, sink in
+        self.init(_synchronous: { run, sink in
             // Checked before pulling each element: a sequence may be lazy,
             // with side effects per element.
             var iterator = values.makeIterator()
