@@ -284,3 +284,98 @@ struct ActionConcurrencyTests {
         #expect(late.items == ["vfalse", "completed"])
     }
 }
+
+@Suite("Action across threads: what is made or observed late")
+struct ActionLateUseConcurrencyTests {
+    @Test("values, errors and completed first used by two threads at the same moment: one signal each, and every value delivered once")
+    func derivedSignalsRacingFirstUse() {
+        let rounds = runningUnderSanitizer ? 100 : 1_000
+        for round in 0..<rounds {
+            weak var weakAction: Action<Int, Int, TestError>?
+            do {
+                let action = Action<Int, Int, TestError> { input in
+                    input < 0 ? SignalProducer(error: TestError(code: input)) : SignalProducer(value: input)
+                }
+                weakAction = action
+                let seen = (0..<2).map { _ in Unguarded<(Signal<Int, Never>, Signal<TestError, Never>, Signal<(), Never>)?>(nil) }
+                let line = StartLine(2)
+                // The threads may release their closures after `onThreads`
+                // returns: they reach the action through a box emptied then.
+                let box = Unguarded<Action<Int, Int, TestError>?>(action)
+                onThreads(2) { thread in
+                    line.wait()
+                    let action = box.value!
+                    // In different orders, so that each slot is raced.
+                    if thread == 0 {
+                        seen[thread].value = (action.values, action.errors, action.completed)
+                    } else {
+                        let completed = action.completed
+                        let errors = action.errors
+                        seen[thread].value = (action.values, errors, completed)
+                    }
+                }
+                box.value = nil
+                let first = seen[0].value!, second = seen[1].value!
+                #expect(first.0 === second.0 && first.1 === second.1 && first.2 === second.2, "round \(round)")
+                #expect(first.0 === action.values)
+                let values = Recorder<Int>()
+                let errors = Recorder<TestError>()
+                let completed = Counter()
+                action.values.observeValues { values.append($0) }
+                action.errors.observeValues { errors.append($0) }
+                action.completed.observeValues { completed.increment() }
+                action.apply(1).start()
+                action.apply(-1).start()
+                action.apply(2).start()
+                #expect(values.items == [1, 2], "round \(round)")
+                #expect(errors.items == [TestError(code: -1)], "round \(round)")
+                #expect(completed.count == 2, "round \(round)")
+            }
+            #expect(weakAction == nil, "round \(round)")
+        }
+    }
+
+    @Test("observers of isExecuting and isEnabled attaching and leaving while another thread executes: each sees the changes in order (never a value twice in a row), producers start with the current value, and the last one ends on the final state")
+    func lateObserversSeeChangesInOrder() {
+        let executions = runningUnderSanitizer ? 2_000 : 50_000
+        let action = Action<Void, Int, Never> { SignalProducer(value: 1) }
+        let done = Atomic<Bool>(false)
+        let recordings = Locked<[[Bool]]>([])
+        let violations = Locked<[String]>([])
+        onThreads(2) { thread in
+            if thread == 0 {
+                for _ in 0..<executions { action.apply().start() }
+                done.store(true, ordering: .releasing)
+                return
+            }
+            var observed = 0
+            while !done.load(ordering: .acquiring) || observed < 4 {
+                let executing = Recorder<Bool>()
+                let enabled = Recorder<Bool>()
+                let signalExecuting = Recorder<Bool>()
+                let a = action.isExecuting.producer.startWithValues { executing.append($0) }
+                let b = action.isEnabled.producer.startWithValues { enabled.append($0) }
+                let c = action.isExecuting.signal.observeValues { signalExecuting.append($0) }
+                for _ in 0..<(observed % 50) { _ = action.isExecuting.value }
+                a.dispose()
+                b.dispose()
+                c?.dispose()
+                for (name, items) in [("isExecuting", executing.items), ("isEnabled", enabled.items), ("isExecuting.signal", signalExecuting.items)] {
+                    if name != "isExecuting.signal", items.isEmpty { violations.withLock { $0.append("\(name): no current value") } }
+                    for (x, y) in zip(items, items.dropFirst()) where x == y {
+                        violations.withLock { $0.append("\(name): \(items)") }
+                        break
+                    }
+                }
+                recordings.withLock { $0.append(executing.items) }
+                observed += 1
+            }
+        }
+        #expect(violations.withLock { $0 }.isEmpty, "\(violations.withLock { $0.prefix(5) })")
+        #expect(recordings.withLock { $0.count } >= 4)
+        #expect(action.isExecuting.value == false && action.isEnabled.value == true)
+        let final = Recorder<Bool>()
+        action.isExecuting.producer.startWithValues { final.append($0) }
+        #expect(final.items == [false])
+    }
+}

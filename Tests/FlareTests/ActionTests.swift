@@ -189,6 +189,35 @@ struct ActionTests {
         #expect(f.executing.items.isEmpty)
     }
 
+    @Test("a start whose handle is released at once: its execution still delivers every event, then the start, the work and the action are released")
+    func handleReleasedAtOnce() {
+        weak var weakAction: Action<Int, String, TestError>?
+        weak var weakWork: Canary?
+        let scheduler = TestScheduler()
+        let events = Recorder<String>()
+        do {
+            let work = Canary()
+            weakWork = work
+            let action = Action<Int, String, TestError> { number in
+                SignalProducer { observer, lifetime in
+                    withExtendedLifetime(work) { observer.send(value: "\(number)") }
+                    lifetime += scheduler.schedule {
+                        observer.send(value: "\(number)\(number)")
+                        observer.sendCompleted()
+                    }
+                }
+            }
+            weakAction = action
+            // Operators over `apply`'s producer share the start's run.
+            _ = action.apply(7).map { $0 + "!" }.filter { $0 != "7!" }.start { events.append(describe($0)) }
+        }
+        #expect(weakAction != nil)
+        scheduler.run()
+        #expect(events.items == ["v77!", "completed"])
+        #expect(weakAction == nil)
+        #expect(weakWork == nil)
+    }
+
     @Test("an observer of completed finds the action enabled, and may execute it again")
     func completedObserverReapplies() {
         let f = Fixture()
@@ -520,5 +549,134 @@ private extension Result {
         case let .success(value): .value(value)
         case let .failure(error): .failed(error)
         }
+    }
+}
+
+/// An action whose executions nothing observes skips the work of
+/// publishing to nobody: `values`, `errors` and `completed` are made on
+/// first use, `events` sends nothing while unobserved, and a change of
+/// `isExecuting` or `isEnabled` that nobody observes is published without
+/// being queued. These tests observe only after executions ran that way.
+@Suite("Action: observed late")
+struct ActionObservedLateTests {
+    /// An action whose input decides its work: even, a value at once, then
+    /// another and completion when the scheduler runs; odd, a failure when
+    /// it runs.
+    private static func make(_ scheduler: TestScheduler) -> Action<Int, Int, TestError> {
+        Action<Int, Int, TestError> { input in
+            SignalProducer { observer, lifetime in
+                if input % 2 == 0 {
+                    observer.send(value: input)
+                    lifetime += scheduler.schedule {
+                        observer.send(value: input * 10)
+                        observer.sendCompleted()
+                    }
+                } else {
+                    lifetime += scheduler.schedule { observer.send(error: TestError(code: input)) }
+                }
+            }
+        }
+    }
+
+    @Test("values, errors and completed made after executions ran: each is one signal, and sees exactly the executions that send after it attached")
+    func derivedSignalsMadeLate() {
+        let scheduler = TestScheduler()
+        let action = Self.make(scheduler)
+        action.apply(2).start()
+        scheduler.run()
+        action.apply(3).start()
+        scheduler.run()
+        #expect(action.values === action.values)
+        #expect(action.errors === action.errors)
+        #expect(action.completed === action.completed)
+        let values = Recorder<Int>()
+        let errors = Recorder<TestError>()
+        let completed = Counter()
+        action.values.observeValues { values.append($0) }
+        action.errors.observeValues { errors.append($0) }
+        action.completed.observeValues { completed.increment() }
+        action.apply(4).start()
+        scheduler.run()
+        action.apply(5).start()
+        scheduler.run()
+        #expect(values.items == [4, 40])
+        #expect(errors.items == [TestError(code: 5)])
+        #expect(completed.count == 1)
+    }
+
+    @Test("values made during an execution: that execution's later values and completion reach it")
+    func valuesMadeDuringExecution() {
+        let scheduler = TestScheduler()
+        let action = Self.make(scheduler)
+        action.apply(6).start()
+        let values = Recorder<Int>()
+        let completed = Counter()
+        action.values.observeValues { values.append($0) }
+        action.completed.observeValues { completed.increment() }
+        scheduler.run()
+        #expect(values.items == [60])
+        #expect(completed.count == 1)
+    }
+
+    @Test("events observed in the middle of an execution that sent unobserved: the rest of it, then every later execution, in order")
+    func eventsObservedMidExecution() {
+        let scheduler = TestScheduler()
+        let action = Self.make(scheduler)
+        let started = Recorder<String>()
+        action.apply(8).start { started.append(describe($0)) }
+        let events = Recorder<String>()
+        action.events.observeValues { events.append(describe($0)) }
+        scheduler.run()
+        action.apply(9).start()
+        scheduler.run()
+        #expect(started.items == ["v8", "v80", "completed"])
+        #expect(events.items == ["v80", "completed", "failed(E9)"])
+    }
+
+    @Test("isExecuting and isEnabled observed only after unobserved executions: current values, producers start with them, later changes each once, in order")
+    func propertiesObservedLate() {
+        let scheduler = TestScheduler()
+        let action = Self.make(scheduler)
+        action.apply(2).start()
+        #expect(action.isExecuting.value == true && action.isEnabled.value == false)
+        scheduler.run()
+        #expect(action.isExecuting.value == false && action.isEnabled.value == true)
+        action.apply(4).start()
+        // In the middle of an execution whose changes nobody observed.
+        let executing = Recorder<String>()
+        let enabled = Recorder<String>()
+        let executingSignal = Recorder<Bool>()
+        action.isExecuting.producer.start { executing.append(describe($0)) }
+        action.isEnabled.producer.start { enabled.append(describe($0)) }
+        action.isExecuting.signal.observeValues { executingSignal.append($0) }
+        #expect(executing.items == ["vtrue"])
+        #expect(enabled.items == ["vfalse"])
+        scheduler.run()
+        action.apply(6).start()
+        scheduler.run()
+        #expect(executing.items == ["vtrue", "vfalse", "vtrue", "vfalse"])
+        #expect(enabled.items == ["vfalse", "vtrue", "vfalse", "vtrue"])
+        #expect(executingSignal.items == [false, true, false])
+    }
+
+    @Test("an observer of isExecuting attached from inside a values observer, during an execution nobody else observes: that execution's end, then the next one")
+    func executingObservedFromInsideValues() {
+        let scheduler = TestScheduler()
+        let action = Self.make(scheduler)
+        let executing = Recorder<Bool>()
+        let attached = Counter()
+        let values = action.values
+        values.observeValues { _ in
+            guard attached.count == 0 else { return }
+            attached.increment()
+            action.isExecuting.signal.observeValues { executing.append($0) }
+        }
+        action.apply(2).start()
+        #expect(attached.count == 1)
+        #expect(executing.items.isEmpty)
+        scheduler.run()
+        action.apply(4).start()
+        scheduler.run()
+        #expect(executing.items == [false, true, false])
     }
 }

@@ -27,7 +27,8 @@
  *
  *   any thread, at any time (concurrently with everything below):
  *     flare_serial_try_acquire, flare_serial_push, flare_serial_reserve,
- *     flare_serial_wait, flare_serial_peek, flare_serial_held_by_caller,
+ *     flare_serial_wait, flare_serial_peek, flare_serial_is_idle_acquire,
+ *     flare_serial_held_by_caller,
  *     flare_entry_new, flare_entry_unref (one call per reference held),
  *     flare_entry_dispose, flare_entry_is_claimed, flare_core_attach,
  *     flare_core_retain, flare_core_release, flare_core_abandon (the caller
@@ -336,6 +337,16 @@ flare_node *flare_serial_close(flare_serial *s);
 
 /** Whether a drain is running or the word is closed (diagnostics and tests). */
 static inline uintptr_t flare_serial_peek(const flare_serial *s) { return AO_load((volatile AO_t *)&s->word); }
+
+/**
+ * Whether the word is idle, read with acquire: finding it idle, the caller
+ * sees everything the last holder did before it released the word (its
+ * releasing CAS). A property's writer uses it, under its gate, to skip a
+ * change nobody could receive (`stageHoldingGate`).
+ */
+static inline bool flare_serial_is_idle_acquire(const flare_serial *s) {
+    return AO_load_acquire((volatile AO_t *)&s->word) == FLARE_SERIAL_IDLE;
+}
 
 /* ------------------------------------------------------------------------ */
 /* The queue limit (contract 9)                                              */
@@ -811,6 +822,23 @@ static inline bool flare_core_abandon(flare_core *c) {
 
 static inline bool flare_core_is_alive(const flare_core *c) {
     return AO_load((volatile AO_t *)&c->state) == FLARE_CORE_ALIVE;
+}
+
+/**
+ * Whether an observer is attached to the core (or being attached, or
+ * disposed but not yet dropped): more retainers than the handle. Meaningful
+ * only to a caller that keeps the signal's handle alive, so that one
+ * retainer is the handle. A sender that finds no observer may skip an event
+ * nobody could receive (an `Action` skips its `events` and unobserved
+ * property changes).
+ *
+ * Relaxed: an attach that happens before the load is seen by it (coherence
+ * of the counter; `observe` counts the retainer before it returns); an
+ * attach concurrent with it may be missed, and the event skipped is then
+ * one the observer could equally have missed by attaching a moment later.
+ */
+static inline bool flare_core_has_observers(const flare_core *c) {
+    return AO_load((volatile AO_t *)&c->retainers) > 1;
 }
 
 /**

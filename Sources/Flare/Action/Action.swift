@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Work triggered by a user or a request, one execution at a time: ReactiveSwift's
 /// `Action`, ReactiveObjC's `RACCommand`.
 ///
@@ -64,12 +66,34 @@ public final class Action<Input, Output, Error: Swift.Error> {
     /// completes when the action deinitializes.
     public let events: Signal<Signal<Output, Error>.Event, Never>
 
+    /// `values`, `errors` and `completed`, each made on its first use (see
+    /// `derived(_:_:)`): until one is, and while nothing observes
+    /// `events`, an execution sends nothing on `events`.
+    @usableFromInline
+    let _valuesSlot = AtomicLazyReference<Signal<Output, Never>>()
+    @usableFromInline
+    let _errorsSlot = AtomicLazyReference<Signal<Error, Never>>()
+    @usableFromInline
+    let _completedSlot = AtomicLazyReference<Signal<(), Never>>()
+
     /// Every value of every execution.
-    public let values: Signal<Output, Never>
+    ///
+    /// Made from ``events`` on first use (the same signal every time): an
+    /// observer sees the values of the executions that send them after it
+    /// attached, as with any signal.
+    public var values: Signal<Output, Never> {
+        if let made = _valuesSlot.load() { return made }
+        return _valuesSlot.storeIfNil(events.compactMap { $0.value })
+    }
 
     /// Every error an execution failed with (not the `.disabled` failures:
     /// those are on ``disabledErrors``).
-    public let errors: Signal<Error, Never>
+    ///
+    /// Made from ``events`` on first use, as ``values``.
+    public var errors: Signal<Error, Never> {
+        if let made = _errorsSlot.load() { return made }
+        return _errorsSlot.storeIfNil(events.compactMap { $0.error })
+    }
 
     /// A value for every start of ``apply(_:)``'s producer that found the
     /// action disabled.
@@ -77,7 +101,12 @@ public final class Action<Input, Output, Error: Swift.Error> {
 
     /// A value for every execution that completed (not for one that failed
     /// or was interrupted).
-    public let completed: Signal<(), Never>
+    ///
+    /// Made from ``events`` on first use, as ``values``.
+    public var completed: Signal<(), Never> {
+        if let made = _completedSlot.load() { return made }
+        return _completedSlot.storeIfNil(events.compactMap { $0.isCompleted ? () : nil })
+    }
 
     /// Whether an execution runs. Reading it takes no lock.
     public let isExecuting: Property<Bool>
@@ -99,9 +128,6 @@ public final class Action<Input, Output, Error: Swift.Error> {
         _stateOwner = owner
         (events, _eventsInput) = Signal<Signal<Output, Error>.Event, Never>.pipe()
         (disabledErrors, _disabledErrorsInput) = Signal<(), Never>.pipe()
-        values = events.compactMap { $0.value }
-        errors = events.compactMap { $0.error }
-        completed = events.filter { $0.isCompleted }.map { _ in () }
 
         let control = _StateControl(admitted: admit(state.value))
         self._control = control
@@ -109,7 +135,7 @@ public final class Action<Input, Output, Error: Swift.Error> {
         isEnabled = control.isEnabled
         _begin = { input in control.begin().map { execute($0, input) } }
         // The state's changes arrive serialized, so `admit` runs outside the
-        // control's gate and the results are applied in order. The first
+        // control's gates and the results are applied in order. The first
         // value (the current one, again) changes nothing unless the state
         // changed since `state.value` was read above.
         state.producer
@@ -194,11 +220,14 @@ public final class Action<Input, Output, Error: Swift.Error> {
     /// retains the action.
     @inlinable
     public func apply(_ input: Input) -> SignalProducer<Output, ActionError<Error>> {
-        // Each start relays its execution's work straight into the started
-        // producer's chain (see `_ActionExecution`): no root signal.
-        SignalProducer<Output, ActionError<Error>>(_depth: 0) { [self] run, sink in
-            let execution = _ActionExecution(action: self, input: input, run: run, sink: sink)
-            run.connectRelay(interrupt: { execution.interrupt() }, start: { execution.start() })
+        // Each start's run is an `_ActionExecution`, which relays its
+        // execution's work straight into the started producer's chain: no
+        // root signal, and no object but the run.
+        SignalProducer<Output, ActionError<Error>>(
+            _depth: 0,
+            makeRunObject: { [self] linkCount in _ActionExecution(action: self, input: input, linkCount: linkCount) }
+        ) { run, sink in
+            unsafeDowncast(run, to: _ActionExecution<Input, Output, Error>.self).sink = sink
         }
     }
 }

@@ -1,8 +1,13 @@
+import CFlare
 import Synchronization
 
-/// One start of the producer `Action.apply` returns: the source of that
-/// run, which relays the events of the execution's work, itself a run of
-/// the work's producer, into the started producer's chain.
+/// One start of the producer `Action.apply` returns: the run itself (made
+/// by the producer's `_makeRunObject`, and the `Disposable` its start
+/// returns), and the source of that run, which relays the events of the
+/// execution's work, itself a run of the work's producer, into the
+/// started producer's chain. `_ProducerRun` starts and interrupts it
+/// through `synchronousSource` (see `_ProducerRun.relayEnded`): no closure
+/// and no object per start besides this one.
 ///
 /// No root signal, observer or lifetime is made for the start: the work's
 /// run delivers serially, and it is the only source of the started
@@ -11,7 +16,7 @@ import Synchronization
 ///   the action disabled (no work exists);
 /// - `interrupted`, by the interrupting thread, when the start is disposed
 ///   before it began (`start` will then do nothing).
-/// `state` decides which thread does what; it moves only forward:
+/// `relayState` decides which thread does what; it moves only forward:
 ///
 ///     idle ──start──▶ starting ──work published──▶ running
 ///       │                 │
@@ -22,21 +27,20 @@ import Synchronization
 /// `interrupted` arrives through `forward` like any other event. The
 /// execution ends (`_ExecutionControl.end`) at the work's terminal event.
 ///
-/// Lifetimes: the run (the handle `start` returned) keeps this object
-/// through its interrupt and start closures; this object keeps the run
-/// (the sink holds it unowned) until the terminal event has been
-/// delivered, and the work's run, whose output holds this object until the
-/// work has terminated.
+/// Lifetimes: the chain's sinks hold this run unowned; while the work
+/// runs, its output (`forward`) holds this run until the work has
+/// terminated, and this run holds the work's run (`work`). Whoever keeps
+/// the handle keeps the rest; nothing else does.
 @usableFromInline
-final class _ActionExecution<Input, Output, Error: Swift.Error>: @unchecked Sendable {
-    @usableFromInline static var idle: Int { 0 }
-    @usableFromInline static var starting: Int { 1 }
-    @usableFromInline static var running: Int { 2 }
-    @usableFromInline static var done: Int { 4 }
-    @usableFromInline static var interruptRequested: Int { 8 }
+final class _ActionExecution<Input, Output, Error: Swift.Error>: _ProducerRun, @unchecked Sendable {
+    @usableFromInline static var relayIdle: Int { 0 }
+    @usableFromInline static var relayStarting: Int { 1 }
+    @usableFromInline static var relayRunning: Int { 2 }
+    @usableFromInline static var relayDone: Int { 4 }
+    @usableFromInline static var relayInterruptRequested: Int { 8 }
 
     @usableFromInline
-    let state = Atomic<Int>(0)
+    let relayState = Atomic<Int>(0)
 
     @usableFromInline
     let action: Action<Input, Output, Error>
@@ -44,7 +48,7 @@ final class _ActionExecution<Input, Output, Error: Swift.Error>: @unchecked Send
     @usableFromInline
     let input: Input
 
-    // Written by whichever thread `state` designates: the starter (or the
+    // Written by whichever thread `relayState` designates: the starter (or the
     // interrupter, from `idle`), then the work's serialized deliveries.
 
     /// The started producer's chain; nil once its terminal event has gone.
@@ -52,43 +56,43 @@ final class _ActionExecution<Input, Output, Error: Swift.Error>: @unchecked Send
     @exclusivity(unchecked)
     var sink: _ProducerSink<Output, ActionError<Error>>?
 
-    /// The started producer's run, kept until its terminal event has gone.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var run: _ProducerRun?
-
-    /// The work's run: written before `state` publishes `running` (with
+    /// The work's run: written before `relayState` publishes `running` (with
     /// release ordering), read by interrupters that loaded `running` (with
     /// acquire ordering); never cleared.
     @usableFromInline
     @exclusivity(unchecked)
     var work: _ProducerRun?
 
+    /// A start's run for a chain of `linkCount` links; its `sink` is set by
+    /// the producer's `attach`. The entry function captures nothing: made
+    /// where the types are concrete, it allocates nothing.
     @inlinable
-    init(action: Action<Input, Output, Error>, input: Input, run: _ProducerRun, sink: consuming _ProducerSink<Output, ActionError<Error>>) {
+    init(action: Action<Input, Output, Error>, input: Input, linkCount: Int) {
         self.action = action
         self.input = input
-        self.run = run
-        self.sink = sink
+        super.init(linkCount: linkCount, isSynchronous: false, synchronousSource: { run, interrupt in
+            let execution = unsafeDowncast(run, to: _ActionExecution<Input, Output, Error>.self)
+            if interrupt { execution.interruptRelay() } else { execution.start() }
+        })
     }
 
     /// The started producer's source starts (the run was not disposed
     /// before).
     @inlinable
     func start() {
-        guard state.compareExchange(expected: Self.idle, desired: Self.starting, ordering: .acquiring).exchanged
+        guard relayState.compareExchange(expected: Self.relayIdle, desired: Self.relayStarting, ordering: .acquiring).exchanged
         else { return }
         guard let producer = action._begin(input) else {
             sink?.deliverHeld(.failed(.disabled))
             action._disabledErrorsInput.send(value: ())
-            state.store(Self.done, ordering: .releasing)
+            relayState.store(Self.relayDone, ordering: .releasing)
             finish()
             return
         }
         let work = producer._makeRun { [self] event in forward(event) }
         self.work = work
         // Release: an interrupter that sees `running` sees `work`.
-        if state.compareExchange(expected: Self.starting, desired: Self.running, ordering: .acquiringAndReleasing).exchanged {
+        if relayState.compareExchange(expected: Self.relayStarting, desired: Self.relayRunning, ordering: .acquiringAndReleasing).exchanged {
             work.startIfNotDisposed()
         } else {
             // Interrupted while starting: the work never runs, and its run
@@ -100,13 +104,13 @@ final class _ActionExecution<Input, Output, Error: Swift.Error>: @unchecked Send
     /// The started producer's run is interrupted (disposed, or ended by an
     /// operator of its chain). Any thread.
     @inlinable
-    func interrupt() {
-        var current = state.load(ordering: .acquiring)
+    func interruptRelay() {
+        var current = relayState.load(ordering: .acquiring)
         while true {
             switch current {
-            case Self.idle:
-                let (exchanged, now) = state.compareExchange(
-                    expected: Self.idle, desired: Self.done, ordering: .acquiringAndReleasing)
+            case Self.relayIdle:
+                let (exchanged, now) = relayState.compareExchange(
+                    expected: Self.relayIdle, desired: Self.relayDone, ordering: .acquiringAndReleasing)
                 if exchanged {
                     // `start` will do nothing: this thread is the only one
                     // to deliver.
@@ -115,13 +119,13 @@ final class _ActionExecution<Input, Output, Error: Swift.Error>: @unchecked Send
                     return
                 }
                 current = now
-            case Self.starting:
-                let (exchanged, now) = state.compareExchange(
-                    expected: Self.starting, desired: Self.starting | Self.interruptRequested,
+            case Self.relayStarting:
+                let (exchanged, now) = relayState.compareExchange(
+                    expected: Self.relayStarting, desired: Self.relayStarting | Self.relayInterruptRequested,
                     ordering: .acquiringAndReleasing)
                 if exchanged { return }
                 current = now
-            case Self.running:
+            case Self.relayRunning:
                 work.unsafelyUnwrapped.dispose()
                 return
             default:
@@ -136,17 +140,30 @@ final class _ActionExecution<Input, Output, Error: Swift.Error>: @unchecked Send
     @inlinable
     func forward(_ event: Signal<Output, Error>.Event) {
         sink?.deliverHeld(event.mapError(ActionError.producerFailed))
-        if event.isTerminating { action._control.end() }
-        action._eventsInput.send(value: event)
-        if event.isTerminating { finish() }
+        guard event.isTerminating else {
+            sendOnEvents(event)
+            return
+        }
+        // The action (which this run retains) keeps its control: no retain.
+        Unmanaged.passUnretained(action._control)._withUnsafeGuaranteedRef { $0.end() }
+        sendOnEvents(event)
+        finish()
     }
 
-    /// The started producer's terminal event has been delivered: ends its
-    /// run's lifetime and lets the chain and the run go.
+    /// Sends `event` on the action's `events`, unless nothing observes it
+    /// (and no derived signal was made): then it is an event nobody could
+    /// receive (`flare_core_has_observers`; the action keeps the handle).
+    @inlinable
+    @inline(__always)
+    func sendOnEvents(_ event: Signal<Output, Error>.Event) {
+        if flare_core_has_observers(action.events._core.raw) { action._eventsInput.send(value: event) }
+    }
+
+    /// The started producer's terminal event has been delivered: ends the
+    /// run's lifetime and lets the chain go.
     @inlinable
     func finish() {
         sink = nil
-        let run = self.run.take()
-        run?.relayEnded()
+        relayEnded()
     }
 }

@@ -3,35 +3,37 @@
 /// changes of the action's state move, and that `isExecuting` and
 /// `isEnabled` publish.
 ///
-/// Every transition happens under `gate`, a `_WriteGate` under which no
-/// observer and no user code ever runs (the state's predicate runs before a
-/// transition, the execution's producer after it). Hence:
+/// Every transition happens holding the write gates of both properties'
+/// channels (`isExecuting`'s, then `isEnabled`'s: the one order anything
+/// takes both in), under which no observer and no user code ever runs (the
+/// state's predicate runs before a transition, the execution's producer
+/// after it). Hence:
 /// - a start decides and marks "executing" in one step: of many threads
 ///   starting at the same moment, exactly one executes;
 /// - the transitions reach `isExecuting` and `isEnabled` in the order they
-///   happened: each changed value is staged on its property under the gate
-///   (published and queued, `_PropertyChannel.stage`) and delivered once the
-///   gate is left, by the thread that found the property's serial word idle
-///   or by the delivery in progress it queued behind;
+///   happened: each changed value is staged on its property under the
+///   gates (published and queued, `_PropertyChannel.stageHoldingGate`) and
+///   delivered once the gates are left, by the thread that found the
+///   property's serial word idle or by the delivery in progress it queued
+///   behind; a value nobody observes is published and not queued;
 /// - a transition made from inside an observer of either property (a
 ///   feedback loop: `isExecuting` bound into the state) is neither a
-///   deadlock nor out of order: the gate is free while observers run, and
-///   the new value is queued behind the delivery in progress.
+///   deadlock nor out of order: the gates are free while observers run,
+///   and the new value is queued behind the delivery in progress.
 ///
-/// The gate is a spin-then-yield exclusion held for a few loads and stores
-/// (never across a wait for anything but another transition).
+/// The gates are spin-then-yield exclusions held for a few loads and
+/// stores (never across a wait for anything but another transition, or a
+/// start of one of the properties' producers, which holds one gate for an
+/// O(1) attach).
 @usableFromInline
 class _ExecutionControl: @unchecked Sendable {
-    @usableFromInline
-    let gate = _WriteGate()
-
-    /// Whether the action's state allows an execution. Under `gate`;
+    /// Whether the action's state allows an execution. Under the gates;
     /// set with the admitted state (`_StateControl.admitted`).
     @usableFromInline
     @exclusivity(unchecked)
     final var stateAllows: Bool
 
-    /// Whether an execution runs. Under `gate`.
+    /// Whether an execution runs. Under the gates.
     @usableFromInline
     @exclusivity(unchecked)
     final var executing = false
@@ -62,27 +64,37 @@ class _ExecutionControl: @unchecked Sendable {
     @usableFromInline
     typealias Published = (executing: Bool, enabled: Bool)
 
-    /// Under `gate`: the values the properties show.
+    /// Under the gates: the values the properties show.
     @inlinable
     final var published: Published { (executing, stateAllows && !executing) }
 
-    /// Enters the gate; returns what the properties show, for `leave(from:)`.
+    /// Enters the gates; returns what the properties show, for
+    /// `leave(from:)`.
     @inlinable
     @inline(__always)
     final func enter() -> Published {
-        gate.enter("Action")
+        executingChannel.gate.enter("Action")
+        enabledChannel.gate.enter("Action")
         return published
     }
 
+    /// Leaves the gates, having changed nothing.
+    @inlinable
+    @inline(__always)
+    final func leaveUnchanged() {
+        enabledChannel.gate.leave()
+        executingChannel.gate.leave()
+    }
+
     /// Stages the values that changed since `old` on their properties,
-    /// leaves the gate, then delivers what this thread must.
+    /// leaves the gates, then delivers what this thread must.
     @inlinable
     @inline(__always)
     final func leave(from old: Published) {
         let new = published
-        let deliverExecuting = old.executing != new.executing && executingChannel.stage(new.executing)
-        let deliverEnabled = old.enabled != new.enabled && enabledChannel.stage(new.enabled)
-        gate.leave()
+        let deliverExecuting = old.executing != new.executing && executingChannel.stageHoldingGate(new.executing)
+        let deliverEnabled = old.enabled != new.enabled && enabledChannel.stageHoldingGate(new.enabled)
+        leaveUnchanged()
         if deliverExecuting { executingChannel.deliverStaged(new.executing) }
         if deliverEnabled { enabledChannel.deliverStaged(new.enabled) }
     }
@@ -109,7 +121,7 @@ class _ExecutionControl: @unchecked Sendable {
 /// `nil` while the state disables the action.
 @usableFromInline
 final class _StateControl<Admitted>: _ExecutionControl, @unchecked Sendable {
-    /// Under `gate`; `stateAllows == (admitted != nil)`.
+    /// Under the gates; `stateAllows == (admitted != nil)`.
     @usableFromInline
     @exclusivity(unchecked)
     var admitted: Admitted?
@@ -126,7 +138,7 @@ final class _StateControl<Admitted>: _ExecutionControl, @unchecked Sendable {
     func begin() -> Admitted? {
         let old = enter()
         guard !executing, let argument = admitted else {
-            gate.leave()
+            leaveUnchanged()
             return nil
         }
         executing = true
@@ -135,7 +147,7 @@ final class _StateControl<Admitted>: _ExecutionControl, @unchecked Sendable {
     }
 
     /// The action's state changed; `admitted` is what the action's predicate
-    /// made of it (computed before, outside the gate: the state's changes
+    /// made of it (computed before, outside the gates: the state's changes
     /// arrive serialized, so they are applied in order).
     @inlinable
     func update(_ admitted: Admitted?) {

@@ -74,7 +74,20 @@ final class _PropertyDomain<Value>: @unchecked Sendable {
 
     @usableFromInline
     @exclusivity(unchecked)
-    var relays = _RelayList<_PropertyChannel<Value>>()
+    var relays = _RelayList<_PropertyChannel<Value>>() {
+        // Every change of the list happens inside the domain (holding its
+        // serial word), so this relaxed store is published by the word's
+        // releasing CAS when the holder leaves (see `relayCount`).
+        didSet { relayCount.store(relays.items.count, ordering: .relaxed) }
+    }
+
+    /// How many runs are attached, for a writer outside the domain
+    /// (`_PropertyChannel.stageHoldingGate`): read with relaxed ordering
+    /// after an acquiring load that found the serial word idle, which
+    /// synchronizes with the last holder's release, so the count read is
+    /// the one that holder left.
+    @usableFromInline
+    let relayCount = Atomic<Int>(0)
 
     /// The property has ended: its signal has completed, and a run that
     /// attaches now completes after its first value.
@@ -298,6 +311,38 @@ final class _PropertyChannel<Value>: _RelayHub, @unchecked Sendable {
         let acquired = enqueue(.set(value)) == .acquired
         gate.leave()
         return acquired
+    }
+
+    /// `stage` for a writer that holds `gate` itself (an `Action`'s
+    /// control, which holds the gates of `isExecuting` and `isEnabled`
+    /// together for each of its transitions) and keeps the property's
+    /// `signal` handle alive: when the domain is idle and nothing could
+    /// receive the change (no observer of `signal`, no producer run
+    /// attached), it publishes `value` and queues nothing.
+    ///
+    /// Under the gate, an idle serial word means no earlier change is
+    /// queued or being delivered: every change, and every start that
+    /// attaches a run from the domain's idle state, takes the word under
+    /// the gate (`complete()` and a run's detach may take it meanwhile;
+    /// the first ends the property, the second removes a run). The word is
+    /// read with acquire, so the run count read after it is the one its
+    /// last holder left (`_PropertyDomain.relayCount`). A producer start
+    /// reads `latest` under the gate, so it sees `value`; an observer
+    /// attaching to `signal` concurrently is one that attached after this
+    /// change (see `flare_core_has_observers`). So no observer or run
+    /// misses a change it could have received, and no older value can
+    /// reach one after this one is published.
+    ///
+    /// - Returns: as `stage`.
+    @inlinable
+    func stageHoldingGate(_ value: Value) -> Bool {
+        latest = value
+        cell.store(value)
+        if flare_serial_is_idle_acquire(commands.serial), !flare_core_has_observers(output.raw),
+           domain.relayCount.load(ordering: .relaxed) == 0 {
+            return false
+        }
+        return enqueue(.set(value)) == .acquired
     }
 
     /// Delivers a value `stage` returned `true` for, then what was queued

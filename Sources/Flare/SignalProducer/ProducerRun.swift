@@ -87,7 +87,8 @@ class _ProducerRun: Disposable, @unchecked Sendable {
     /// word, runs the source (its events, then, if `endSynchronousDelivery()`
     /// says so, `interrupted`); true, called by an interrupter that found
     /// the run not started, delivers `interrupted`. Either releases the
-    /// source and its chain before returning.
+    /// source and its chain before returning. A relaying run (see
+    /// `relayEnded`) is started (false) and interrupted (true) through it.
     ///
     /// A function made where the run's types are concrete, rather than an
     /// overridden method: a class generic over them would be entered, from
@@ -152,11 +153,21 @@ class _ProducerRun: Disposable, @unchecked Sendable {
         }
     }
 
-    /// Called by a source that relays the events of another run (an
-    /// `Action`'s execution): how to interrupt it and how to start it. The
-    /// run has no root signal and no lifetime of its own: `lifetime` makes
-    /// one only if asked, and the source ends it with `relayEnded()` once
-    /// its terminal event has been delivered.
+    // A run whose events are relayed from elsewhere has no root signal and
+    // no lifetime of its own: `lifetime` makes one only if asked, and the
+    // source ends it with `relayEnded()` once its terminal event has been
+    // delivered. Two shapes:
+    // - a run that is itself the relaying source (an `Action`'s execution,
+    //   a subclass made by its producer's `_makeRunObject`) connects
+    //   nothing: it is started and interrupted through `synchronousSource`
+    //   (with `isSynchronous` false), a function made where its types are
+    //   concrete, so no closure per start holds it;
+    // - a run fed by a separate relay object (a property's or a replay's
+    //   domain, `_DomainRelay`) connects how to start and interrupt it with
+    //   `connectRelay`.
+
+    /// Connects a relay that feeds this run: how to interrupt it and how to
+    /// start it (see above).
     @usableFromInline
     final func connectRelay(interrupt: @escaping () -> Void, start: @escaping () -> Void) {
         interruptSource = interrupt
@@ -245,7 +256,10 @@ class _ProducerRun: Disposable, @unchecked Sendable {
         if isSynchronous { return startSynchronous() }
         let start = startSource
         startSource = nil
-        if !isDisposed { start?() }
+        guard !isDisposed else { return }
+        // Nothing connected: a relaying run (see `relayEnded`), or a
+        // source that never starts (`noSource`).
+        if let start { start() } else { synchronousSource(self, false) }
     }
 
     /// The run's lifetime: it ends when the run terminates.
@@ -273,7 +287,7 @@ class _ProducerRun: Disposable, @unchecked Sendable {
         if isSynchronous {
             interruptSynchronous()
         } else {
-            interruptSource?()
+            if let interruptSource { interruptSource() } else { synchronousSource(self, true) }  // as in `startIfNotDisposed`
         }
     }
 
