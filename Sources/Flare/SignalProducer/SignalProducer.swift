@@ -60,26 +60,15 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// run (`take(first:)` …); attach the run's cleanup to it. Releasing the
     /// observer without sending a terminal event interrupts the run.
     ///
-    /// Cost per start: one root signal (as `Signal.init`), plus one closure
-    /// per operator applied to the producer.
+    /// Cost per start: the run (which serializes the observer's sends
+    /// itself, as a root signal would: see `HandlerRun`), its lifetime and
+    /// the observer, plus one closure per operator applied to the producer.
     @inlinable
     public init(_ startHandler: @escaping (Signal<Value, Error>.Observer, Lifetime) -> Void) {
-        self.init(depth: 0) { run, sink in
-            let core = SignalCore<Value, Error>()
-            let handle = Signal(core: core)
-            // The observer holds the run: the sinks of its chain do not
-            // (see `ProducerSink`), and the root may deliver after every
-            // other reference to the run is gone.
-            _ = core.observe(Signal.Observer { [run] event in
-                withExtendedLifetime(run) { sink.deliverHeld(event) }
-            })
-            run.connect(
-                lifetime: core.lifetime,
-                interrupt: { handle.core.send(.interrupted) },
-                start: {
-                    let input = Signal<Value, Error>.Observer(action: { core.send($0) }, interruptsOnDeinit: true)
-                    startHandler(input, core.lifetime)
-                })
+        // One closure per producer, capturing the handler; each run holds
+        // the handler itself (see `HandlerRun`).
+        self.init(depth: 0, makeRunObject: { HandlerRun<Value, Error>(linkCount: $0, handler: startHandler) }) { run, sink in
+            unsafeDowncast(run, to: HandlerRun<Value, Error>.self).sink = sink
         }
     }
 
@@ -89,13 +78,9 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// `ProducerRun`).
     @inlinable
     init(synchronous send: @escaping (ProducerRun, ProducerSink<Value, Error>) -> Void) {
-        // Made once per producer; each run holds it (see
-        // `ProducerRun.synchronousSource`).
-        let entry: (ProducerRun, Bool) -> Void = { run, interrupt in
-            let run = unsafeDowncast(run, to: SynchronousRun<Value, Error>.self)
-            if interrupt { run.interruptSource() } else { run.runSource(send) }
-        }
-        self.init(depth: 0, makeRunObject: { SynchronousRun<Value, Error>(linkCount: $0, entry: entry) }) { run, sink in
+        // One closure per producer, capturing the source's function; each
+        // run holds the function itself (see `SynchronousRun`).
+        self.init(depth: 0, makeRunObject: { SynchronousRun<Value, Error>(linkCount: $0, send: send) }) { run, sink in
             unsafeDowncast(run, to: SynchronousRun<Value, Error>.self).sink = sink
         }
     }
