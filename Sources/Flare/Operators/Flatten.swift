@@ -1,4 +1,5 @@
 import CFlare
+import Synchronization
 
 // Flattening: a stream of streams into a stream of values.
 //
@@ -153,12 +154,24 @@ final class FlattenInner<Outer, U, E: Swift.Error> {
     /// at once if this inner sends it while the engine starts it and
     /// nothing is queued (`FlattenEngine.deliverDirectly`), else tags it
     /// and sends it to the internal signal. The engine's state is read only
-    /// by the thread that holds the internal signal's serial word.
+    /// by the thread that holds the internal signal's serial word. The
+    /// first test, a relaxed load of the engine's `starting`, keeps every
+    /// other send off the serial word's line until its own CAS: reading
+    /// `owner` first cost a contended sender a second transfer of the line.
     @inlinable
     func send(_ event: Signal<U, E>.Event) {
         let engine = self.engine
-        if flare_serial_held_by_caller(engine.serial), engine.deliverDirectly(event, of: self) { return }
+        if engine.starting.load(ordering: .relaxed) == Self.identity(self),
+           flare_serial_held_by_caller(engine.serial), engine.deliverDirectly(event, of: self) {
+            return
+        }
         engine.input.send(value: .inner(self, event))
+    }
+
+    /// A node's identity as `FlattenEngine.starting` holds it.
+    @inlinable
+    static func identity(_ node: FlattenInner) -> UInt {
+        UInt(bitPattern: Unmanaged.passUnretained(node).toOpaque())
     }
 }
 
@@ -196,9 +209,11 @@ final class FlattenEngine<Outer, U, E: Swift.Error> {
 
     @usableFromInline @exclusivity(unchecked) var isTerminated = false
 
-    /// The inner being started (`start`), whose events sent meanwhile may
-    /// be handled at once (`deliverDirectly`).
-    @usableFromInline @exclusivity(unchecked) var starting: ObjectIdentifier?
+    /// The inner being started (`start`; `FlattenInner.identity`, or 0),
+    /// whose events sent meanwhile may be handled at once
+    /// (`deliverDirectly`). Written by the drainer only; atomic (relaxed)
+    /// because every inner's observer, on any thread, reads it first.
+    @usableFromInline let starting = Atomic<UInt>(0)
 
     /// An event `deliverDirectly` handed over is being handled: a nested
     /// start's events are queued, so starts never recurse.
@@ -305,10 +320,10 @@ final class FlattenEngine<Outer, U, E: Swift.Error> {
         activeCount += 1
         let run = producer.makeRun { [node] event in node.send(event) }
         node.run = run
-        let outer = starting
-        starting = ObjectIdentifier(node)
+        let outer = starting.load(ordering: .relaxed)
+        starting.store(Inner.identity(node), ordering: .relaxed)
         run.startIfNotDisposed()
-        starting = outer
+        starting.store(outer, ordering: .relaxed)
         if !node.isActive { node.run = nil }
     }
 
@@ -334,7 +349,7 @@ final class FlattenEngine<Outer, U, E: Swift.Error> {
     /// in the drain's loop, in constant stack, as before.
     @inlinable
     func deliverDirectly(_ event: Signal<U, E>.Event, of node: Inner) -> Bool {
-        guard starting == ObjectIdentifier(node), !deliveringDirectly, !funnelCore.drainingBatch,
+        guard starting.load(ordering: .relaxed) == Inner.identity(node), !deliveringDirectly, !funnelCore.drainingBatch,
               flare_serial_peek(serial) == UInt(FLARE_SERIAL_BUSY)
         else { return false }
         deliveringDirectly = true
