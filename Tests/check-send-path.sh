@@ -22,10 +22,10 @@ import re, sys
 hot = [
     "probeSend(_:_:)",
     "partial apply for specialized closure #1 in static Signal.pipe(disposable:queueLimit:)",
-    "specialized SignalCore.send(_:)",
-    "specialized static SignalCore.deliverLoop(value:raw:count:items:)",
-    "specialized closure #1 in MapOperator.attach<A>(to:)",
-    "partial apply for specialized closure #1 in MapOperator.attach<A>(to:)",
+    "specialized _SignalCore.send(_:)",
+    "specialized static _SignalCore.deliverLoop(value:raw:count:items:)",
+    "specialized closure #1 in _MapOperator.attach<A>(to:)",
+    "partial apply for specialized closure #1 in _MapOperator.attach<A>(to:)",
 ]
 forbidden = re.compile(r"\b(swift_(retain|release|allocObject|bridgeObjectRetain|bridgeObjectRelease|unknownObjectRetain|unknownObjectRelease|retain_n|release_n)|swift_slowAlloc|malloc|calloc|swift_getGenericMetadata|_os_unfair_lock|pthread_mutex_lock)\b")
 bodies, current = {}, None

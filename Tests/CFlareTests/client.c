@@ -199,7 +199,7 @@ void client_signal_init_root_limited(client_signal *s, unsigned int limit) {
     s->limit = limit;
     s->serial = &s->own_serial;
     flare_core_init(&s->core, s->serial);
-    flare_core_publish(&s->core); /* as SignalCore: roots from the start */
+    flare_core_publish(&s->core); /* as _SignalCore: roots from the start */
     s->is_root = true;
     s->lifetime_ended = 0;
     s->delivering = 0;

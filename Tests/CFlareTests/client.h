@@ -90,7 +90,7 @@ typedef struct client_observation {
 /** A retained observer context (Unmanaged.passRetained). */
 client_observer *client_observer_new(client_action action, void *user);
 
-/** Releases a context (releaseObserverContext): exactly once per context. */
+/** Releases a context (_releaseObserverContext): exactly once per context. */
 void client_observer_release(void *ctx);
 
 /**
@@ -120,25 +120,25 @@ void client_signal_init_root(client_signal *s);
 void client_signal_init_root_limited(client_signal *s, unsigned int limit);
 /** A derived signal in `upstream`'s domain (what a unary operator makes). */
 void client_signal_init_derived(client_signal *s, client_signal *upstream);
-/** SignalCore.deinit: only once nothing else can reach the signal. */
+/** _SignalCore.deinit: only once nothing else can reach the signal. */
 void client_signal_destroy(client_signal *s);
 
-/** SignalCore.send, for root signals, from any thread. */
+/** _SignalCore.send, for root signals, from any thread. */
 void client_send(client_signal *s, client_event ev);
 
-/** SignalCore.deliverHeld: delivery to a derived signal from inside its upstream's. */
+/** _SignalCore.deliverHeld: delivery to a derived signal from inside its upstream's. */
 void client_deliver_held(client_signal *s, client_event ev);
 
-/** SignalCore.observe; NULL (after delivering `interrupted`) if terminated. */
+/** _SignalCore.observe; NULL (after delivering `interrupted`) if terminated. */
 client_observation *client_observe(client_signal *s, client_observer *o);
 
-/** Observation.dispose / SignalCore.dispose. Returns what the core said. */
+/** Observation.dispose / _SignalCore.dispose. Returns what the core said. */
 flare_dispose_result client_dispose(client_observation *h);
 
 /** Observation.deinit: drops the handle's reference to the entry. */
 void client_observation_free(client_observation *h);
 
-/** SignalCore.dropRetainer, for the Signal handle going away. */
+/** _SignalCore.dropRetainer, for the Signal handle going away. */
 void client_drop_retainer(client_signal *s);
 
 #endif

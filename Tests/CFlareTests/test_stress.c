@@ -26,7 +26,7 @@ enum { SENDERS = 4, REENTRANT_TID = SENDERS, MAX_TID = SENDERS + 1 };
  * the core serializes (and orders across drainers), so they need no atomics. */
 typedef struct tracker {
     client_signal *signal;
-    long next_seq[MAX_TID]; /* FIFO and exactly once: the next expected seq */
+    long next_seq[MAX_TID]; /* _FIFO and exactly once: the next expected seq */
     bool late;              /* attached mid-stream: the first seq per thread is free */
     bool seen[MAX_TID];
     long values;

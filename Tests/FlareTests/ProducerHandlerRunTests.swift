@@ -49,7 +49,7 @@ struct ProducerHandlerRunTests {
         #expect(cleanups.count == 1)
     }
 
-    @Test("a send from inside the observer is queued behind the current event (FIFO); sends after the terminal event are dropped")
+    @Test("a send from inside the observer is queued behind the current event (_FIFO); sends after the terminal event are dropped")
     func reentrantSends() {
         let log = Recorder<String>()
         let input = Locked<Signal<Int, Never>.Observer?>(nil)

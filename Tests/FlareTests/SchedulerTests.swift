@@ -12,9 +12,9 @@ import Testing
 // MARK: Helpers
 
 /// A thread-safe log of values, for actions that run on other threads.
-/// (PThreadMutex, not Synchronization.Mutex: TSan cannot see the latter on Linux.)
+/// (_PThreadMutex, not Synchronization.Mutex: TSan cannot see the latter on Linux.)
 private final class Log<Value: Sendable>: Sendable {
-    private let storage = PThreadMutex<[Value]>([])
+    private let storage = _PThreadMutex<[Value]>([])
     func append(_ value: Value) { storage.withLock { $0.append(value) } }
     var values: [Value] { storage.withLock { $0 } }
     var count: Int { storage.withLock { $0.count } }
@@ -25,9 +25,9 @@ private final class Probe: Sendable {}
 
 /// A weak reference that can be read from any thread.
 private final class WeakBox<T: AnyObject & Sendable>: Sendable {
-    private let storage: PThreadMutex<WeakRef>
+    private let storage: _PThreadMutex<WeakRef>
     private struct WeakRef: @unchecked Sendable { weak var value: T? }
-    init(_ value: T) { storage = PThreadMutex(WeakRef(value: value)) }
+    init(_ value: T) { storage = _PThreadMutex(WeakRef(value: value)) }
     var value: T? { storage.withLock { $0.value } }
 }
 
@@ -744,7 +744,7 @@ extension Result {
         let scheduler = QueueScheduler()
         let fired = Atomic<Int>(0)
         let third = DispatchSemaphore(value: 0)
-        let holder = PThreadMutex<Disposable?>(nil)
+        let holder = _PThreadMutex<Disposable?>(nil)
         let gate = DispatchSemaphore(value: 0)
         scheduler.schedule { gate.wait() }  // so `holder` is set before the first run
         let d = scheduler.schedule(after: Date(), interval: .milliseconds(5), leeway: .milliseconds(0)) {

@@ -17,7 +17,7 @@
  * Observer 2 is attached before the threads start and never disposed; on
  * value (0,0) it sends a value reentrantly from inside its callback.
  * A thread that acquires the serial word becomes the drainer and runs the
- * drain loop (drain / finishRootTermination) exactly as SignalCore does.
+ * drain loop (drain / finishRootTermination) exactly as _SignalCore does.
  *
  * Which C code each step models. The drain protocol is written once, as the
  * `static inline` steps of Sources/CFlare/include/flare_drain.h, which
@@ -254,7 +254,7 @@ inline call_begin(x, v, from_drain) {
             snd = v / 4; seq = v % 4;
             if
             :: x == LATE_ENTRY && !seen_sender[x * NSEND + snd] -> skip
-            :: else -> assert(seq == next_seq[x * NSEND + snd]) /* FIFO, once, no gap */
+            :: else -> assert(seq == next_seq[x * NSEND + snd]) /* _FIFO, once, no gap */
             fi;
             seen_sender[x * NSEND + snd] = true;
             next_seq[x * NSEND + snd] = seq + 1;
@@ -287,7 +287,7 @@ inline call(x, v) {
     call_end(x, true)
 }
 
-/* flare_entry_dispose + SignalCore.dispose, then Observation.deinit. The
+/* flare_entry_dispose + _SignalCore.dispose, then Observation.deinit. The
  * claim's CAS also reads the entry's SPLICED mark (one word). */
 inline dispose_and_drop(x) {
     atomic { claim(x, DISPOSED, won); was_spliced = spliced[x] };
@@ -429,7 +429,7 @@ inline deliver_terminal(ev, t) {
     fi
 }
 
-/* SignalCore.deliver */
+/* _SignalCore.deliver */
 inline deliver(v, t) {
     t = false;
     splice();

@@ -44,7 +44,7 @@ public final class Action<Input, Output, Error: Swift.Error> {
     let begin: (Input) -> SignalProducer<Output, Error>?
 
     @usableFromInline
-    let control: ExecutionControl
+    let control: _ExecutionControl
     @usableFromInline
     let eventsInput: Signal<Signal<Output, Error>.Event, Never>.Observer
     @usableFromInline
@@ -103,7 +103,7 @@ public final class Action<Input, Output, Error: Swift.Error> {
         errors = events.compactMap { $0.error }
         completed = events.filter { $0.isCompleted }.map { _ in () }
 
-        let control = StateControl(admitted: admit(state.value))
+        let control = _StateControl(admitted: admit(state.value))
         self.control = control
         isExecuting = control.isExecuting
         isEnabled = control.isEnabled
@@ -195,9 +195,9 @@ public final class Action<Input, Output, Error: Swift.Error> {
     @inlinable
     public func apply(_ input: Input) -> SignalProducer<Output, ActionError<Error>> {
         // Each start relays its execution's work straight into the started
-        // producer's chain (see `ActionExecution`): no root signal.
-        SignalProducer<Output, ActionError<Error>>(depth: 0) { [self] run, sink in
-            let execution = ActionExecution(action: self, input: input, run: run, sink: sink)
+        // producer's chain (see `_ActionExecution`): no root signal.
+        SignalProducer<Output, ActionError<Error>>(_depth: 0) { [self] run, sink in
+            let execution = _ActionExecution(action: self, input: input, run: run, sink: sink)
             run.connectRelay(interrupt: { execution.interrupt() }, start: { execution.start() })
         }
     }

@@ -20,7 +20,7 @@ import Synchronization
 ///
 /// Once `running`, an interruption disposes the work's run, whose
 /// `interrupted` arrives through `forward` like any other event. The
-/// execution ends (`ExecutionControl.end`) at the work's terminal event.
+/// execution ends (`_ExecutionControl.end`) at the work's terminal event.
 ///
 /// Lifetimes: the run (the handle `start` returned) keeps this object
 /// through its interrupt and start closures; this object keeps the run
@@ -28,7 +28,7 @@ import Synchronization
 /// delivered, and the work's run, whose output holds this object until the
 /// work has terminated.
 @usableFromInline
-final class ActionExecution<Input, Output, Error: Swift.Error>: @unchecked Sendable {
+final class _ActionExecution<Input, Output, Error: Swift.Error>: @unchecked Sendable {
     @usableFromInline static var idle: Int { 0 }
     @usableFromInline static var starting: Int { 1 }
     @usableFromInline static var running: Int { 2 }
@@ -50,22 +50,22 @@ final class ActionExecution<Input, Output, Error: Swift.Error>: @unchecked Senda
     /// The started producer's chain; nil once its terminal event has gone.
     @usableFromInline
     @exclusivity(unchecked)
-    var sink: ProducerSink<Output, ActionError<Error>>?
+    var sink: _ProducerSink<Output, ActionError<Error>>?
 
     /// The started producer's run, kept until its terminal event has gone.
     @usableFromInline
     @exclusivity(unchecked)
-    var run: ProducerRun?
+    var run: _ProducerRun?
 
     /// The work's run: written before `state` publishes `running` (with
     /// release ordering), read by interrupters that loaded `running` (with
     /// acquire ordering); never cleared.
     @usableFromInline
     @exclusivity(unchecked)
-    var work: ProducerRun?
+    var work: _ProducerRun?
 
     @inlinable
-    init(action: Action<Input, Output, Error>, input: Input, run: ProducerRun, sink: consuming ProducerSink<Output, ActionError<Error>>) {
+    init(action: Action<Input, Output, Error>, input: Input, run: _ProducerRun, sink: consuming _ProducerSink<Output, ActionError<Error>>) {
         self.action = action
         self.input = input
         self.run = run

@@ -3,14 +3,14 @@
 /// changes of the action's state move, and that `isExecuting` and
 /// `isEnabled` publish.
 ///
-/// Every transition happens under `gate`, a `WriteGate` under which no
+/// Every transition happens under `gate`, a `_WriteGate` under which no
 /// observer and no user code ever runs (the state's predicate runs before a
 /// transition, the execution's producer after it). Hence:
 /// - a start decides and marks "executing" in one step: of many threads
 ///   starting at the same moment, exactly one executes;
 /// - the transitions reach `isExecuting` and `isEnabled` in the order they
 ///   happened: each changed value is staged on its property under the gate
-///   (published and queued, `PropertyChannel.stage`) and delivered once the
+///   (published and queued, `_PropertyChannel.stage`) and delivered once the
 ///   gate is left, by the thread that found the property's serial word idle
 ///   or by the delivery in progress it queued behind;
 /// - a transition made from inside an observer of either property (a
@@ -21,12 +21,12 @@
 /// The gate is a spin-then-yield exclusion held for a few loads and stores
 /// (never across a wait for anything but another transition).
 @usableFromInline
-class ExecutionControl: @unchecked Sendable {
+class _ExecutionControl: @unchecked Sendable {
     @usableFromInline
-    let gate = WriteGate()
+    let gate = _WriteGate()
 
     /// Whether the action's state allows an execution. Under `gate`;
-    /// set with the admitted state (`StateControl.admitted`).
+    /// set with the admitted state (`_StateControl.admitted`).
     @usableFromInline
     @exclusivity(unchecked)
     final var stateAllows: Bool
@@ -37,9 +37,9 @@ class ExecutionControl: @unchecked Sendable {
     final var executing = false
 
     @usableFromInline
-    final let executingChannel: PropertyChannel<Bool>
+    final let executingChannel: _PropertyChannel<Bool>
     @usableFromInline
-    final let enabledChannel: PropertyChannel<Bool>
+    final let enabledChannel: _PropertyChannel<Bool>
 
     /// The action's `isExecuting` and `isEnabled`: views of the channels.
     @usableFromInline
@@ -50,8 +50,8 @@ class ExecutionControl: @unchecked Sendable {
     @usableFromInline
     init(stateAllows: Bool) {
         self.stateAllows = stateAllows
-        let (executingChannel, executingSignal) = PropertyChannel.make(false)
-        let (enabledChannel, enabledSignal) = PropertyChannel.make(stateAllows)
+        let (executingChannel, executingSignal) = _PropertyChannel.make(false)
+        let (enabledChannel, enabledSignal) = _PropertyChannel.make(stateAllows)
         self.executingChannel = executingChannel
         self.enabledChannel = enabledChannel
         isExecuting = Property(channel: executingChannel, signal: executingSignal)
@@ -104,11 +104,11 @@ class ExecutionControl: @unchecked Sendable {
     }
 }
 
-/// An `ExecutionControl` that also holds the action's state as its
+/// An `_ExecutionControl` that also holds the action's state as its
 /// executions take it: `admitted`, the argument of the next execution, or
 /// `nil` while the state disables the action.
 @usableFromInline
-final class StateControl<Admitted>: ExecutionControl, @unchecked Sendable {
+final class _StateControl<Admitted>: _ExecutionControl, @unchecked Sendable {
     /// Under `gate`; `stateAllows == (admitted != nil)`.
     @usableFromInline
     @exclusivity(unchecked)

@@ -17,7 +17,7 @@ private final class AwaitedOutcome<Value: Sendable, Error: Swift.Error>: Sendabl
         var run: Disposable?
     }
 
-    private let state = PThreadMutex(State())
+    private let state = _PThreadMutex(State())
     private let limit: Int
 
     init(keepingAtMost limit: Int) {

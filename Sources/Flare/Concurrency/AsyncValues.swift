@@ -61,13 +61,13 @@ public struct AsyncValues<Element: Sendable, Failure: Swift.Error>: AsyncSequenc
     /// Starts the observation (or the run) that feeds `channel`; returns
     /// what ends it.
     @usableFromInline
-    let attach: @Sendable (AsyncValuesChannel<Element, Failure>) -> Disposable?
+    let attach: @Sendable (_AsyncValuesChannel<Element, Failure>) -> Disposable?
 
     /// The buffering policy of every iteration.
     public let bufferingPolicy: BufferingPolicy
 
     @inlinable
-    init(bufferingPolicy: BufferingPolicy, attach: @escaping @Sendable (AsyncValuesChannel<Element, Failure>) -> Disposable?) {
+    init(bufferingPolicy: BufferingPolicy, attach: @escaping @Sendable (_AsyncValuesChannel<Element, Failure>) -> Disposable?) {
         switch bufferingPolicy {
         case .unbounded: break
         case let .bufferingNewest(limit):
@@ -83,9 +83,9 @@ public struct AsyncValues<Element: Sendable, Failure: Swift.Error>: AsyncSequenc
     /// producer.
     @inlinable
     public func makeAsyncIterator() -> Iterator {
-        let channel = AsyncValuesChannel<Element, Failure>(policy: bufferingPolicy)
+        let channel = _AsyncValuesChannel<Element, Failure>(policy: bufferingPolicy)
         channel.hold(attach(channel))
-        return Iterator(consumer: AsyncValuesConsumer(channel: channel))
+        return Iterator(consumer: _AsyncValuesConsumer(channel: channel))
     }
 
     /// Iterates the values of one observation or run.
@@ -95,10 +95,10 @@ public struct AsyncValues<Element: Sendable, Failure: Swift.Error>: AsyncSequenc
     /// synchronization.
     public struct Iterator: AsyncIteratorProtocol {
         @usableFromInline
-        let consumer: AsyncValuesConsumer<Element, Failure>
+        let consumer: _AsyncValuesConsumer<Element, Failure>
 
         @inlinable
-        init(consumer: AsyncValuesConsumer<Element, Failure>) {
+        init(consumer: _AsyncValuesConsumer<Element, Failure>) {
             self.consumer = consumer
         }
 
@@ -126,7 +126,7 @@ public struct AsyncValues<Element: Sendable, Failure: Swift.Error>: AsyncSequenc
 
 /// What wakes a waiting consumer.
 @usableFromInline
-enum AsyncValuesWake<Element: Sendable>: Sendable {
+enum _AsyncValuesWake<Element: Sendable>: Sendable {
     /// A value handed over directly: the buffer was empty.
     case value(Element)
     /// Look at the channel again: it ended, or was cancelled.
@@ -139,14 +139,14 @@ enum AsyncValuesWake<Element: Sendable>: Sendable {
 /// A mutex guards the buffer, the end and the waiting continuation, and
 /// nothing else: it is held for an append, a swap or a store, never while a
 /// continuation is resumed or a disposable disposed. It is a
-/// `PThreadMutex`, not `Synchronization.Mutex`, whose futex calls
-/// ThreadSanitizer cannot see (see `PThreadMutex`); uncontended, the two
+/// `_PThreadMutex`, not `Synchronization.Mutex`, whose futex calls
+/// ThreadSanitizer cannot see (see `_PThreadMutex`); uncontended, the two
 /// cost about the same here.
 /// The consumer takes whole batches (`.unbounded`), so the lock is taken
 /// once per value on the delivery side and once per batch on the consuming
 /// side.
 @usableFromInline
-final class AsyncValuesChannel<Element: Sendable, Failure: Swift.Error>: Sendable {
+final class _AsyncValuesChannel<Element: Sendable, Failure: Swift.Error>: Sendable {
     @usableFromInline
     enum End: Sendable {
         case finished
@@ -160,7 +160,7 @@ final class AsyncValuesChannel<Element: Sendable, Failure: Swift.Error>: Sendabl
         @usableFromInline var buffer: [Element] = []
         @usableFromInline var head = 0
         @usableFromInline var end: End?
-        @usableFromInline var waiter: UnsafeContinuation<AsyncValuesWake<Element>, Never>?
+        @usableFromInline var waiter: UnsafeContinuation<_AsyncValuesWake<Element>, Never>?
         @usableFromInline var disposable: Disposable?
         @usableFromInline var isCancelled = false
 
@@ -184,7 +184,7 @@ final class AsyncValuesChannel<Element: Sendable, Failure: Swift.Error>: Sendabl
     }
 
     @usableFromInline
-    let state = PThreadMutex(State())
+    let state = _PThreadMutex(State())
     @usableFromInline
     let policy: AsyncValues<Element, Failure>.BufferingPolicy
 
@@ -209,7 +209,7 @@ final class AsyncValuesChannel<Element: Sendable, Failure: Swift.Error>: Sendabl
 
     @inlinable
     func push(_ value: Element) {
-        let waiter = state.withLock { s -> UnsafeContinuation<AsyncValuesWake<Element>, Never>? in
+        let waiter = state.withLock { s -> UnsafeContinuation<_AsyncValuesWake<Element>, Never>? in
             guard s.end == nil else { return nil }
             if let waiter = s.waiter {
                 // A waiting consumer has emptied the buffer: hand over.
@@ -233,7 +233,7 @@ final class AsyncValuesChannel<Element: Sendable, Failure: Swift.Error>: Sendabl
 
     @inlinable
     func finish(_ end: End) {
-        let waiter = state.withLock { s -> UnsafeContinuation<AsyncValuesWake<Element>, Never>? in
+        let waiter = state.withLock { s -> UnsafeContinuation<_AsyncValuesWake<Element>, Never>? in
             guard s.end == nil else { return nil }
             s.end = end
             // The observation is over by itself: nothing left to dispose.
@@ -263,7 +263,7 @@ final class AsyncValuesChannel<Element: Sendable, Failure: Swift.Error>: Sendabl
     /// exit): drops the buffer, wakes a waiter, disposes the observation.
     @inlinable
     func cancel() {
-        let (waiter, disposable) = state.withLock { s -> (UnsafeContinuation<AsyncValuesWake<Element>, Never>?, Disposable?) in
+        let (waiter, disposable) = state.withLock { s -> (UnsafeContinuation<_AsyncValuesWake<Element>, Never>?, Disposable?) in
             guard !s.isCancelled else { return (nil, nil) }
             s.isCancelled = true
             s.buffer = []
@@ -311,7 +311,7 @@ final class AsyncValuesChannel<Element: Sendable, Failure: Swift.Error>: Sendabl
     /// Parks the consumer: stores `continuation`, or resumes it at once if
     /// something arrived (or the channel ended) since the last `take`.
     @inlinable
-    func park(_ continuation: UnsafeContinuation<AsyncValuesWake<Element>, Never>) {
+    func park(_ continuation: UnsafeContinuation<_AsyncValuesWake<Element>, Never>) {
         let ready = state.withLock { s -> Bool in
             if s.isCancelled || s.count > 0 || s.end != nil { return true }
             s.waiter = continuation
@@ -326,14 +326,14 @@ final class AsyncValuesChannel<Element: Sendable, Failure: Swift.Error>: Sendabl
 ///
 /// Not `Sendable`: only the iterating task touches it.
 @usableFromInline
-final class AsyncValuesConsumer<Element: Sendable, Failure: Swift.Error> {
-    @usableFromInline let channel: AsyncValuesChannel<Element, Failure>
+final class _AsyncValuesConsumer<Element: Sendable, Failure: Swift.Error> {
+    @usableFromInline let channel: _AsyncValuesChannel<Element, Failure>
     @usableFromInline var batch: [Element] = []
     @usableFromInline var index = 0
     @usableFromInline var isDone = false
 
     @inlinable
-    init(channel: AsyncValuesChannel<Element, Failure>) {
+    init(channel: _AsyncValuesChannel<Element, Failure>) {
         self.channel = channel
     }
 

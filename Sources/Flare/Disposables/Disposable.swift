@@ -308,14 +308,14 @@ public final class SerialDisposable: Disposable, @unchecked Sendable {
         var isDisposed = false
     }
 
-    private let slot: PThreadMutex<Slot>
+    private let slot: _PThreadMutex<Slot>
 
     /// Whether `dispose()` has been called.
     public var isDisposed: Bool { slot.withLock { $0.isDisposed } }
 
     /// A serial disposable holding `disposable`, if any.
     public init(_ disposable: Disposable? = nil) {
-        slot = PThreadMutex(Slot(inner: disposable))
+        slot = _PThreadMutex(Slot(inner: disposable))
     }
 
     /// The current inner disposable. Setting it disposes the previous one; on

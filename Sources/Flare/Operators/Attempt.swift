@@ -7,7 +7,7 @@ extension Signal {
     /// `failed`, `completed` and `interrupted` pass through unchanged.
     @inlinable
     public func attempt(_ action: @escaping (Value) -> Result<(), Error>) -> Signal<Value, Error> {
-        lift(AttemptMapOperator.attempt(action))
+        _lift(_AttemptMapOperator.attempt(action))
     }
 
     /// Sends the success of `transform` for each value; on its first failure,
@@ -18,7 +18,7 @@ extension Signal {
     /// own `failed`, `completed` and `interrupted` pass through unchanged.
     @inlinable
     public func attemptMap<U>(_ transform: @escaping (Value) -> Result<U, Error>) -> Signal<U, Error> {
-        lift(AttemptMapOperator(transform: transform))
+        _lift(_AttemptMapOperator(transform: transform))
     }
 }
 
@@ -50,7 +50,7 @@ extension Signal where Error == any Swift.Error {
     /// the returned signal and stops its observation of upstream.
     @inlinable
     public func attempt(_ action: @escaping (Value) throws -> Void) -> Signal<Value, Error> {
-        lift(AttemptMapOperator.attempt(throwing: action))
+        _lift(_AttemptMapOperator.attempt(throwing: action))
     }
 
     /// Sends the result of the throwing `transform` for each value; if it
@@ -58,13 +58,13 @@ extension Signal where Error == any Swift.Error {
     /// signal and stops its observation of upstream.
     @inlinable
     public func attemptMap<U>(_ transform: @escaping (Value) throws -> U) -> Signal<U, Error> {
-        lift(AttemptMapOperator.attemptMap(throwing: transform))
+        _lift(_AttemptMapOperator.attemptMap(throwing: transform))
     }
 }
 
 /// `attempt` and `attemptMap`, in every form.
 @usableFromInline
-struct AttemptMapOperator<Value, U, Error: Swift.Error>: UnaryOperator {
+struct _AttemptMapOperator<Value, U, Error: Swift.Error>: _UnaryOperator {
     @usableFromInline typealias Input = Value
     @usableFromInline typealias Output = U
     @usableFromInline typealias InputError = Error
@@ -75,7 +75,7 @@ struct AttemptMapOperator<Value, U, Error: Swift.Error>: UnaryOperator {
     init(transform: @escaping (Value) -> Result<U, Error>) { self.transform = transform }
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
+    func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == U, Sink.Error == Error {
         var hasFailed = false
         return { event in
@@ -102,14 +102,14 @@ extension SignalProducer {
     /// per start.
     @inlinable
     public func attempt(_ action: @escaping (Value) -> Result<(), Error>) -> SignalProducer<Value, Error> {
-        lift(AttemptMapOperator.attempt(action))
+        _lift(_AttemptMapOperator.attempt(action))
     }
 
     /// `Signal.attemptMap(_:)` on every run; a failure ends the run. One
     /// link per start.
     @inlinable
     public func attemptMap<U>(_ transform: @escaping (Value) -> Result<U, Error>) -> SignalProducer<U, Error> {
-        lift(AttemptMapOperator(transform: transform))
+        _lift(_AttemptMapOperator(transform: transform))
     }
 }
 
@@ -132,38 +132,38 @@ extension SignalProducer where Error == any Swift.Error {
     /// error ends the run. One link per start.
     @inlinable
     public func attempt(_ action: @escaping (Value) throws -> Void) -> SignalProducer<Value, Error> {
-        lift(AttemptMapOperator.attempt(throwing: action))
+        _lift(_AttemptMapOperator.attempt(throwing: action))
     }
 
     /// `Signal.attemptMap(_:)` with a throwing transform, on every run; a
     /// thrown error ends the run. One link per start.
     @inlinable
     public func attemptMap<U>(_ transform: @escaping (Value) throws -> U) -> SignalProducer<U, Error> {
-        lift(AttemptMapOperator.attemptMap(throwing: transform))
+        _lift(_AttemptMapOperator.attemptMap(throwing: transform))
     }
 }
 
-extension AttemptMapOperator where U == Value {
+extension _AttemptMapOperator where U == Value {
     /// `attempt(_:)`: the value itself, if `action` succeeds.
     @inlinable
-    static func attempt(_ action: @escaping (Value) -> Result<(), Error>) -> AttemptMapOperator {
-        AttemptMapOperator { value in action(value).map { value } }
+    static func attempt(_ action: @escaping (Value) -> Result<(), Error>) -> _AttemptMapOperator {
+        _AttemptMapOperator { value in action(value).map { value } }
     }
 }
 
-extension AttemptMapOperator where Error == any Swift.Error {
+extension _AttemptMapOperator where Error == any Swift.Error {
     /// `attemptMap(_:)` with a throwing transform.
     @inlinable
-    static func attemptMap(throwing transform: @escaping (Value) throws -> U) -> AttemptMapOperator {
-        AttemptMapOperator { value in Result { try transform(value) } }
+    static func attemptMap(throwing transform: @escaping (Value) throws -> U) -> _AttemptMapOperator {
+        _AttemptMapOperator { value in Result { try transform(value) } }
     }
 }
 
-extension AttemptMapOperator where U == Value, Error == any Swift.Error {
+extension _AttemptMapOperator where U == Value, Error == any Swift.Error {
     /// `attempt(_:)` with a throwing action.
     @inlinable
-    static func attempt(throwing action: @escaping (Value) throws -> Void) -> AttemptMapOperator {
-        AttemptMapOperator { value in
+    static func attempt(throwing action: @escaping (Value) throws -> Void) -> _AttemptMapOperator {
+        _AttemptMapOperator { value in
             Result {
                 try action(value)
                 return value

@@ -7,7 +7,7 @@ extension Signal {
     /// dropped. Observes upstream until either terminates.
     @inlinable
     public func collect() -> Signal<[Value], Error> {
-        lift(CollectOperator.all())
+        _lift(_CollectOperator.all())
     }
 
     /// Sends the values in arrays of `count`; when upstream completes, sends
@@ -21,7 +21,7 @@ extension Signal {
     /// - Precondition: `count > 0`.
     @inlinable
     public func collect(count: Int) -> Signal<[Value], Error> {
-        lift(CollectOperator.arrays(of: count))
+        _lift(_CollectOperator.arrays(of: count))
     }
 
     /// Collects values and sends them as an array each time `shouldEmit`,
@@ -39,7 +39,7 @@ extension Signal {
     public func collect(_ shouldEmit: @escaping (_ collectedValues: [Value]) -> Bool) -> Signal<[Value], Error> {
         // After a send the array is emptied keeping its capacity: if no
         // observer kept the array sent, the next one reuses its storage.
-        lift(CollectOperator(shouldEmit: shouldEmit))
+        _lift(_CollectOperator(shouldEmit: shouldEmit))
     }
 
     /// Collects values and, each time `shouldEmit` returns true for a new
@@ -57,13 +57,13 @@ extension Signal {
     ///   new one, and the new one.
     @inlinable
     public func collect(_ shouldEmit: @escaping (_ collected: [Value], _ latest: Value) -> Bool) -> Signal<[Value], Error> {
-        lift(CollectBeforeOperator(shouldEmit: shouldEmit))
+        _lift(_CollectBeforeOperator(shouldEmit: shouldEmit))
     }
 }
 
 /// `collect(_:)` with a predicate on the collected values.
 @usableFromInline
-struct CollectOperator<Value, Error: Swift.Error>: UnaryOperator {
+struct _CollectOperator<Value, Error: Swift.Error>: _UnaryOperator {
     @usableFromInline typealias Input = Value
     @usableFromInline typealias Output = [Value]
     @usableFromInline typealias InputError = Error
@@ -74,7 +74,7 @@ struct CollectOperator<Value, Error: Swift.Error>: UnaryOperator {
     init(shouldEmit: @escaping ([Value]) -> Bool) { self.shouldEmit = shouldEmit }
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
+    func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == [Value], Sink.Error == Error {
         var values: [Value] = []
         var hasReceived = false
@@ -104,7 +104,7 @@ struct CollectOperator<Value, Error: Swift.Error>: UnaryOperator {
 
 /// `collect(_:)` with a predicate on the collected values and the new one.
 @usableFromInline
-struct CollectBeforeOperator<Value, Error: Swift.Error>: UnaryOperator {
+struct _CollectBeforeOperator<Value, Error: Swift.Error>: _UnaryOperator {
     @usableFromInline typealias Input = Value
     @usableFromInline typealias Output = [Value]
     @usableFromInline typealias InputError = Error
@@ -115,7 +115,7 @@ struct CollectBeforeOperator<Value, Error: Swift.Error>: UnaryOperator {
     init(shouldEmit: @escaping ([Value], Value) -> Bool) { self.shouldEmit = shouldEmit }
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
+    func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == [Value], Sink.Error == Error {
         var values: [Value] = []
         var hasReceived = false
@@ -148,7 +148,7 @@ extension SignalProducer {
     /// completion. One link per start.
     @inlinable
     public func collect() -> SignalProducer<[Value], Error> {
-        lift(CollectOperator.all())
+        _lift(_CollectOperator.all())
     }
 
     /// `Signal.collect(count:)` on every run. One link per start.
@@ -156,35 +156,35 @@ extension SignalProducer {
     /// - Precondition: `count > 0`.
     @inlinable
     public func collect(count: Int) -> SignalProducer<[Value], Error> {
-        lift(CollectOperator.arrays(of: count))
+        _lift(_CollectOperator.arrays(of: count))
     }
 
     /// `Signal.collect(_:)` with a predicate on the collected values, on
     /// every run. One link per start.
     @inlinable
     public func collect(_ shouldEmit: @escaping (_ collectedValues: [Value]) -> Bool) -> SignalProducer<[Value], Error> {
-        lift(CollectOperator(shouldEmit: shouldEmit))
+        _lift(_CollectOperator(shouldEmit: shouldEmit))
     }
 
     /// `Signal.collect(_:)` with a predicate on the collected values and the
     /// new one, on every run. One link per start.
     @inlinable
     public func collect(_ shouldEmit: @escaping (_ collected: [Value], _ latest: Value) -> Bool) -> SignalProducer<[Value], Error> {
-        lift(CollectBeforeOperator(shouldEmit: shouldEmit))
+        _lift(_CollectBeforeOperator(shouldEmit: shouldEmit))
     }
 }
 
-extension CollectOperator {
+extension _CollectOperator {
     /// `collect()`: one array, on completion.
     @inlinable
-    static func all() -> CollectOperator {
-        CollectOperator { _ in false }
+    static func all() -> _CollectOperator {
+        _CollectOperator { _ in false }
     }
 
     /// `collect(count:)`.
     @inlinable
-    static func arrays(of count: Int) -> CollectOperator {
+    static func arrays(of count: Int) -> _CollectOperator {
         flarePrecondition(count > 0, "collect(count:) needs a positive count, got \(count)")
-        return CollectOperator { values in values.count == count }
+        return _CollectOperator { values in values.count == count }
     }
 }

@@ -4,18 +4,18 @@
 /// `completed` once every input has completed; `failed` or `interrupted` at
 /// the first failure or interruption of any input.
 @inlinable
-func combineLatestEngine<Inputs: InputList, Shape: TupleShape>(
+func _combineLatestEngine<Inputs: _InputList, Shape: _TupleShape>(
     _ inputs: Inputs, as shape: Shape.Type
 ) -> Signal<Shape.Flat, Inputs.Failure> where Shape.Nested == Inputs.Values {
-    funnel(inputs) { (downstream: HeldCore<Shape.Flat, Inputs.Failure>) in
-        var state = CombineLatestState(inputs.makeLatest(), count: inputs.count)
+    _funnel(inputs) { (downstream: _HeldCore<Shape.Flat, Inputs.Failure>) in
+        var state = _CombineLatestState(inputs.makeLatest(), count: inputs.count)
         return { tag in state.receive(tag).deliver(to: downstream, as: Shape.self) }
     }
 }
 
 /// The state of a `combineLatest`.
 @usableFromInline
-struct CombineLatestState<Latest: LatestValues> {
+struct _CombineLatestState<Latest: _LatestValues> {
     @usableFromInline
     var latest: Latest
 
@@ -35,7 +35,7 @@ struct CombineLatestState<Latest: LatestValues> {
     }
 
     @inlinable
-    mutating func receive(_ tag: Latest.Tag) -> EngineOutput<Latest.Values, Latest.Failure> {
+    mutating func receive(_ tag: Latest.Tag) -> _EngineOutput<Latest.Values, Latest.Failure> {
         switch latest.receive(tag) {
         case let .value(isFirst):
             if isFirst { missing -= 1 }
@@ -69,7 +69,7 @@ extension Signal {
     /// output terminates, or when it has lost every observer and reference.
     @inlinable
     public func combineLatest<U>(with other: Signal<U, Error>) -> Signal<(Value, U), Error> {
-        combineLatestEngine(InputPair(SingleInput(self), SingleInput(other)), as: AsIs.self)
+        _combineLatestEngine(_InputPair(_SingleInput(self), _SingleInput(other)), as: _AsIs.self)
     }
 
     /// Combines the latest values of all `signals`, in input order.
@@ -88,7 +88,7 @@ extension Signal {
     where S.Element == Signal<Value, Error> {
         let inputs = Array(signals)
         guard !inputs.isEmpty else { return .never }
-        return combineLatestEngine(InputArray(inputs), as: AsIs.self)
+        return _combineLatestEngine(_InputArray(inputs), as: _AsIs.self)
     }
 
     /// Combines the latest values of `a` and `b`, as `combineLatest(with:)`.
@@ -107,7 +107,7 @@ extension Signal {
     public static func combineLatest<B, C>(
         _ a: Signal<Value, Error>, _ b: Signal<B, Error>, _ c: Signal<C, Error>
     ) -> Signal<(Value, B, C), Error> {
-        combineLatestEngine(InputPair(SingleInput(a), InputPair(SingleInput(b), SingleInput(c))), as: Tuple3.self)
+        _combineLatestEngine(_InputPair(_SingleInput(a), _InputPair(_SingleInput(b), _SingleInput(c))), as: _Tuple3.self)
     }
 
     /// Combines the latest values of all the signals, as
@@ -116,7 +116,7 @@ extension Signal {
     public static func combineLatest<B, C, D>(
         _ a: Signal<Value, Error>, _ b: Signal<B, Error>, _ c: Signal<C, Error>, _ d: Signal<D, Error>
     ) -> Signal<(Value, B, C, D), Error> {
-        combineLatestEngine(InputPair(InputPair(SingleInput(a), SingleInput(b)), InputPair(SingleInput(c), SingleInput(d))), as: Tuple4.self)
+        _combineLatestEngine(_InputPair(_InputPair(_SingleInput(a), _SingleInput(b)), _InputPair(_SingleInput(c), _SingleInput(d))), as: _Tuple4.self)
     }
 
     /// Combines the latest values of all the signals, as
@@ -126,7 +126,7 @@ extension Signal {
         _ a: Signal<Value, Error>, _ b: Signal<B, Error>, _ c: Signal<C, Error>, _ d: Signal<D, Error>,
         _ e: Signal<E, Error>
     ) -> Signal<(Value, B, C, D, E), Error> {
-        combineLatestEngine(InputPair(InputPair(SingleInput(a), SingleInput(b)), InputPair(SingleInput(c), InputPair(SingleInput(d), SingleInput(e)))), as: Tuple5.self)
+        _combineLatestEngine(_InputPair(_InputPair(_SingleInput(a), _SingleInput(b)), _InputPair(_SingleInput(c), _InputPair(_SingleInput(d), _SingleInput(e)))), as: _Tuple5.self)
     }
 
     /// Combines the latest values of all the signals, as
@@ -136,7 +136,7 @@ extension Signal {
         _ a: Signal<Value, Error>, _ b: Signal<B, Error>, _ c: Signal<C, Error>, _ d: Signal<D, Error>,
         _ e: Signal<E, Error>, _ f: Signal<F, Error>
     ) -> Signal<(Value, B, C, D, E, F), Error> {
-        combineLatestEngine(InputPair(InputPair(SingleInput(a), InputPair(SingleInput(b), SingleInput(c))), InputPair(SingleInput(d), InputPair(SingleInput(e), SingleInput(f)))), as: Tuple6.self)
+        _combineLatestEngine(_InputPair(_InputPair(_SingleInput(a), _InputPair(_SingleInput(b), _SingleInput(c))), _InputPair(_SingleInput(d), _InputPair(_SingleInput(e), _SingleInput(f)))), as: _Tuple6.self)
     }
 
     /// Combines the latest values of all the signals, as
@@ -146,7 +146,7 @@ extension Signal {
         _ a: Signal<Value, Error>, _ b: Signal<B, Error>, _ c: Signal<C, Error>, _ d: Signal<D, Error>,
         _ e: Signal<E, Error>, _ f: Signal<F, Error>, _ g: Signal<G, Error>
     ) -> Signal<(Value, B, C, D, E, F, G), Error> {
-        combineLatestEngine(InputPair(InputPair(SingleInput(a), InputPair(SingleInput(b), SingleInput(c))), InputPair(InputPair(SingleInput(d), SingleInput(e)), InputPair(SingleInput(f), SingleInput(g)))), as: Tuple7.self)
+        _combineLatestEngine(_InputPair(_InputPair(_SingleInput(a), _InputPair(_SingleInput(b), _SingleInput(c))), _InputPair(_InputPair(_SingleInput(d), _SingleInput(e)), _InputPair(_SingleInput(f), _SingleInput(g)))), as: _Tuple7.self)
     }
 
     /// Combines the latest values of all the signals, as
@@ -156,7 +156,7 @@ extension Signal {
         _ a: Signal<Value, Error>, _ b: Signal<B, Error>, _ c: Signal<C, Error>, _ d: Signal<D, Error>,
         _ e: Signal<E, Error>, _ f: Signal<F, Error>, _ g: Signal<G, Error>, _ h: Signal<H, Error>
     ) -> Signal<(Value, B, C, D, E, F, G, H), Error> {
-        combineLatestEngine(InputPair(InputPair(InputPair(SingleInput(a), SingleInput(b)), InputPair(SingleInput(c), SingleInput(d))), InputPair(InputPair(SingleInput(e), SingleInput(f)), InputPair(SingleInput(g), SingleInput(h)))), as: Tuple8.self)
+        _combineLatestEngine(_InputPair(_InputPair(_InputPair(_SingleInput(a), _SingleInput(b)), _InputPair(_SingleInput(c), _SingleInput(d))), _InputPair(_InputPair(_SingleInput(e), _SingleInput(f)), _InputPair(_SingleInput(g), _SingleInput(h)))), as: _Tuple8.self)
     }
 
     /// Combines the latest values of all the signals, as
@@ -167,7 +167,7 @@ extension Signal {
         _ e: Signal<E, Error>, _ f: Signal<F, Error>, _ g: Signal<G, Error>, _ h: Signal<H, Error>,
         _ i: Signal<I, Error>
     ) -> Signal<(Value, B, C, D, E, F, G, H, I), Error> {
-        combineLatestEngine(InputPair(InputPair(InputPair(SingleInput(a), SingleInput(b)), InputPair(SingleInput(c), SingleInput(d))), InputPair(InputPair(SingleInput(e), SingleInput(f)), InputPair(SingleInput(g), InputPair(SingleInput(h), SingleInput(i))))), as: Tuple9.self)
+        _combineLatestEngine(_InputPair(_InputPair(_InputPair(_SingleInput(a), _SingleInput(b)), _InputPair(_SingleInput(c), _SingleInput(d))), _InputPair(_InputPair(_SingleInput(e), _SingleInput(f)), _InputPair(_SingleInput(g), _InputPair(_SingleInput(h), _SingleInput(i))))), as: _Tuple9.self)
     }
 
     /// Combines the latest values of all the signals, as
@@ -178,7 +178,7 @@ extension Signal {
         _ e: Signal<E, Error>, _ f: Signal<F, Error>, _ g: Signal<G, Error>, _ h: Signal<H, Error>,
         _ i: Signal<I, Error>, _ j: Signal<J, Error>
     ) -> Signal<(Value, B, C, D, E, F, G, H, I, J), Error> {
-        combineLatestEngine(InputPair(InputPair(InputPair(SingleInput(a), SingleInput(b)), InputPair(SingleInput(c), InputPair(SingleInput(d), SingleInput(e)))), InputPair(InputPair(SingleInput(f), SingleInput(g)), InputPair(SingleInput(h), InputPair(SingleInput(i), SingleInput(j))))), as: Tuple10.self)
+        _combineLatestEngine(_InputPair(_InputPair(_InputPair(_SingleInput(a), _SingleInput(b)), _InputPair(_SingleInput(c), _InputPair(_SingleInput(d), _SingleInput(e)))), _InputPair(_InputPair(_SingleInput(f), _SingleInput(g)), _InputPair(_SingleInput(h), _InputPair(_SingleInput(i), _SingleInput(j))))), as: _Tuple10.self)
     }
 }
 
@@ -246,7 +246,7 @@ extension SignalProducer {
     /// With no producer, the runs never send any event.
     public static func combineLatest<S: Sequence>(_ producers: S) -> SignalProducer<[Value], Error>
     where S.Element: SignalProducerConvertible, S.Element.Value == Value, S.Element.Error == Error {
-        SignalProducer<[Value], Error>.startingTogether(producers.map(\.producer)) { Signal.combineLatest($0) }
+        SignalProducer<[Value], Error>._startingTogether(producers.map(\.producer)) { Signal.combineLatest($0) }
     }
 
     /// `Signal.combineLatest` of one run of each producer, started in argument
@@ -264,8 +264,8 @@ extension SignalProducer {
         _ a: A, _ b: B, _ c: C
     ) -> SignalProducer<(Value, B.Value, C.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error {
-        startingTogether(ProducerPair(SingleProducer(a.producer), ProducerPair(SingleProducer(b.producer), SingleProducer(c.producer)))) {
-            combineLatestEngine($0, as: Tuple3.self)
+        _startingTogether(ProducerPair(SingleProducer(a.producer), ProducerPair(SingleProducer(b.producer), SingleProducer(c.producer)))) {
+            _combineLatestEngine($0, as: _Tuple3.self)
         }
     }
 
@@ -275,8 +275,8 @@ extension SignalProducer {
         _ a: A, _ b: B, _ c: C, _ d: D
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error {
-        startingTogether(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), SingleProducer(d.producer)))) {
-            combineLatestEngine($0, as: Tuple4.self)
+        _startingTogether(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), SingleProducer(d.producer)))) {
+            _combineLatestEngine($0, as: _Tuple4.self)
         }
     }
 
@@ -286,8 +286,8 @@ extension SignalProducer {
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error {
-        startingTogether(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), ProducerPair(SingleProducer(d.producer), SingleProducer(e.producer))))) {
-            combineLatestEngine($0, as: Tuple5.self)
+        _startingTogether(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), ProducerPair(SingleProducer(d.producer), SingleProducer(e.producer))))) {
+            _combineLatestEngine($0, as: _Tuple5.self)
         }
     }
 
@@ -297,8 +297,8 @@ extension SignalProducer {
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value, F.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error, F.Error == Error {
-        startingTogether(ProducerPair(ProducerPair(SingleProducer(a.producer), ProducerPair(SingleProducer(b.producer), SingleProducer(c.producer))), ProducerPair(SingleProducer(d.producer), ProducerPair(SingleProducer(e.producer), SingleProducer(f.producer))))) {
-            combineLatestEngine($0, as: Tuple6.self)
+        _startingTogether(ProducerPair(ProducerPair(SingleProducer(a.producer), ProducerPair(SingleProducer(b.producer), SingleProducer(c.producer))), ProducerPair(SingleProducer(d.producer), ProducerPair(SingleProducer(e.producer), SingleProducer(f.producer))))) {
+            _combineLatestEngine($0, as: _Tuple6.self)
         }
     }
 
@@ -308,8 +308,8 @@ extension SignalProducer {
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value, F.Value, G.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error, F.Error == Error, G.Error == Error {
-        startingTogether(ProducerPair(ProducerPair(SingleProducer(a.producer), ProducerPair(SingleProducer(b.producer), SingleProducer(c.producer))), ProducerPair(ProducerPair(SingleProducer(d.producer), SingleProducer(e.producer)), ProducerPair(SingleProducer(f.producer), SingleProducer(g.producer))))) {
-            combineLatestEngine($0, as: Tuple7.self)
+        _startingTogether(ProducerPair(ProducerPair(SingleProducer(a.producer), ProducerPair(SingleProducer(b.producer), SingleProducer(c.producer))), ProducerPair(ProducerPair(SingleProducer(d.producer), SingleProducer(e.producer)), ProducerPair(SingleProducer(f.producer), SingleProducer(g.producer))))) {
+            _combineLatestEngine($0, as: _Tuple7.self)
         }
     }
 
@@ -319,8 +319,8 @@ extension SignalProducer {
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value, F.Value, G.Value, H.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error, F.Error == Error, G.Error == Error, H.Error == Error {
-        startingTogether(ProducerPair(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), SingleProducer(d.producer))), ProducerPair(ProducerPair(SingleProducer(e.producer), SingleProducer(f.producer)), ProducerPair(SingleProducer(g.producer), SingleProducer(h.producer))))) {
-            combineLatestEngine($0, as: Tuple8.self)
+        _startingTogether(ProducerPair(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), SingleProducer(d.producer))), ProducerPair(ProducerPair(SingleProducer(e.producer), SingleProducer(f.producer)), ProducerPair(SingleProducer(g.producer), SingleProducer(h.producer))))) {
+            _combineLatestEngine($0, as: _Tuple8.self)
         }
     }
 
@@ -330,8 +330,8 @@ extension SignalProducer {
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H, _ i: I
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value, F.Value, G.Value, H.Value, I.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error, F.Error == Error, G.Error == Error, H.Error == Error, I.Error == Error {
-        startingTogether(ProducerPair(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), SingleProducer(d.producer))), ProducerPair(ProducerPair(SingleProducer(e.producer), SingleProducer(f.producer)), ProducerPair(SingleProducer(g.producer), ProducerPair(SingleProducer(h.producer), SingleProducer(i.producer)))))) {
-            combineLatestEngine($0, as: Tuple9.self)
+        _startingTogether(ProducerPair(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), SingleProducer(d.producer))), ProducerPair(ProducerPair(SingleProducer(e.producer), SingleProducer(f.producer)), ProducerPair(SingleProducer(g.producer), ProducerPair(SingleProducer(h.producer), SingleProducer(i.producer)))))) {
+            _combineLatestEngine($0, as: _Tuple9.self)
         }
     }
 
@@ -341,8 +341,8 @@ extension SignalProducer {
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H, _ i: I, _ j: J
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value, F.Value, G.Value, H.Value, I.Value, J.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error, F.Error == Error, G.Error == Error, H.Error == Error, I.Error == Error, J.Error == Error {
-        startingTogether(ProducerPair(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), ProducerPair(SingleProducer(d.producer), SingleProducer(e.producer)))), ProducerPair(ProducerPair(SingleProducer(f.producer), SingleProducer(g.producer)), ProducerPair(SingleProducer(h.producer), ProducerPair(SingleProducer(i.producer), SingleProducer(j.producer)))))) {
-            combineLatestEngine($0, as: Tuple10.self)
+        _startingTogether(ProducerPair(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), ProducerPair(SingleProducer(d.producer), SingleProducer(e.producer)))), ProducerPair(ProducerPair(SingleProducer(f.producer), SingleProducer(g.producer)), ProducerPair(SingleProducer(h.producer), ProducerPair(SingleProducer(i.producer), SingleProducer(j.producer)))))) {
+            _combineLatestEngine($0, as: _Tuple10.self)
         }
     }
 }
@@ -368,7 +368,7 @@ extension SignalProducer where Value == Bool {
     public static func all<BooleansCollection: Collection>(_ booleans: BooleansCollection) -> SignalProducer<Bool, Error>
     where BooleansCollection.Element: SignalProducerConvertible,
           BooleansCollection.Element.Value == Bool, BooleansCollection.Element.Error == Error {
-        startingTogether(booleans.map(\.producer)) { Signal.all($0) }
+        _startingTogether(booleans.map(\.producer)) { Signal.all($0) }
     }
 
     /// `Signal.all(_:)` of one run of each producer, started in order.
@@ -381,7 +381,7 @@ extension SignalProducer where Value == Bool {
     public static func any<BooleansCollection: Collection>(_ booleans: BooleansCollection) -> SignalProducer<Bool, Error>
     where BooleansCollection.Element: SignalProducerConvertible,
           BooleansCollection.Element.Value == Bool, BooleansCollection.Element.Error == Error {
-        startingTogether(booleans.map(\.producer)) { Signal.any($0) }
+        _startingTogether(booleans.map(\.producer)) { Signal.any($0) }
     }
 
     /// `Signal.any(_:)` of one run of each producer, started in order.

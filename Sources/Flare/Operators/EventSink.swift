@@ -1,17 +1,17 @@
 // The mechanism that lets one operator definition serve signals and
 // producers.
 //
-// A single-input operator is a value conforming to `UnaryOperator`: given
-// the sink it delivers to (`EventSink`), it returns the closure that
+// A single-input operator is a value conforming to `_UnaryOperator`: given
+// the sink it delivers to (`_EventSink`), it returns the closure that
 // receives its input's events. The operator body is generic over the sink
 // and written once:
 //
-// - on a `Signal`, the sink is the derived signal's core (`HeldCore`), fed
+// - on a `Signal`, the sink is the derived signal's core (`_HeldCore`), fed
 //   from inside the upstream's serialized delivery (`Signal.lift(_:)`, over
-//   `liftCore`); the body is specialized for it, so signals pay nothing for
+//   `_liftCore`); the body is specialized for it, so signals pay nothing for
 //   the abstraction;
 // - on a `SignalProducer`, the sink is the next link of a run's chain
-//   (`ProducerSink`): starting a producer builds the closures of all its
+//   (`_ProducerSink`): starting a producer builds the closures of all its
 //   operators once, ending in the observer, with no `Signal` per operator
 //   (`SignalProducer.lift(_:)`).
 
@@ -20,7 +20,7 @@
 /// Every call happens inside the serialized delivery of the operator's
 /// input, never concurrently with another; an implementation needs no lock.
 @usableFromInline
-protocol EventSink<Value, Error> {
+protocol _EventSink<Value, Error> {
     associatedtype Value
     associatedtype Error: Swift.Error
 
@@ -37,12 +37,12 @@ protocol EventSink<Value, Error> {
     var lifetime: Lifetime { get }
 }
 
-extension HeldCore: EventSink {}
+extension _HeldCore: _EventSink {}
 
 /// One single-input operator's logic, written once for signals and
 /// producers.
 @usableFromInline
-protocol UnaryOperator<Input, InputError, Output, OutputError> {
+protocol _UnaryOperator<Input, InputError, Output, OutputError> {
     associatedtype Input
     associatedtype InputError: Swift.Error
     associatedtype Output
@@ -52,25 +52,25 @@ protocol UnaryOperator<Input, InputError, Output, OutputError> {
     /// the operator's output to `downstream`. Called once per derived signal,
     /// or once per start of a producer; state the closure captures is
     /// touched only inside the input's serialized delivery.
-    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Input, InputError>.Event) -> Void
+    func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Input, InputError>.Event) -> Void
     where Sink.Value == Output, Sink.Error == OutputError
 }
 
 extension Signal {
     /// The signal derived from this one by `op`, sharing its serialization
-    /// point (see `liftCore`).
+    /// point (see `_liftCore`).
     @inlinable
-    func lift<Op: UnaryOperator>(_ op: Op) -> Signal<Op.Output, Op.OutputError>
+    func lift<Op: _UnaryOperator>(_ op: Op) -> Signal<Op.Output, Op.OutputError>
     where Op.Input == Value, Op.InputError == Error {
-        liftCore { downstream in op.attach(to: downstream) }
+        _liftCore { downstream in op.attach(to: downstream) }
     }
 }
 
-/// A `UnaryOperator` whose output has its input's value and error types
+/// A `_UnaryOperator` whose output has its input's value and error types
 /// (`filter`, `take`, `skip` …): conformers name their generic parameters
 /// `Value` and `Error`.
 @usableFromInline
-protocol FilteringOperator<Value, Error>: UnaryOperator
+protocol _FilteringOperator<Value, Error>: _UnaryOperator
 where Input == Value, Output == Value, InputError == Error, OutputError == Error {
     associatedtype Value
     associatedtype Error: Swift.Error

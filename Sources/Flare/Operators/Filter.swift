@@ -5,18 +5,18 @@
 /// producer) wraps it in no reabstraction thunk: that would be one more
 /// allocation per start.
 @usableFromInline
-struct FilterOperator<Value, Error: Swift.Error, Verdict> {
+struct _FilterOperator<Value, Error: Swift.Error, Verdict> {
     @usableFromInline let isIncluded: (Value) -> Verdict
 
     @inlinable
     init(_ isIncluded: @escaping (Value) -> Bool) where Verdict == Bool { self.isIncluded = isIncluded }
 }
 
-extension FilterOperator: UnaryOperator, FilteringOperator where Verdict == Bool {
+extension _FilterOperator: _UnaryOperator, _FilteringOperator where Verdict == Bool {
     @inlinable
-    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
+    func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == Value, Sink.Error == Error {
-        let link = Link(isIncluded, downstream)
+        let link = _Link(isIncluded, downstream)
         return { event in link.filter(event) }
     }
 }
@@ -24,7 +24,7 @@ extension FilterOperator: UnaryOperator, FilteringOperator where Verdict == Bool
 /// `compactMap`: the non-nil results of `transform`; terminal events
 /// unchanged.
 @usableFromInline
-struct CompactMapOperator<Input, Output, Error: Swift.Error>: UnaryOperator {
+struct _CompactMapOperator<Input, Output, Error: Swift.Error>: _UnaryOperator {
     @usableFromInline typealias InputError = Error
     @usableFromInline typealias OutputError = Error
 
@@ -34,9 +34,9 @@ struct CompactMapOperator<Input, Output, Error: Swift.Error>: UnaryOperator {
     init(_ transform: @escaping (Input) -> Output?) { self.transform = transform }
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Input, Error>.Event) -> Void
+    func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Input, Error>.Event) -> Void
     where Sink.Value == Output, Sink.Error == Error {
-        let link = Link(transform, downstream)
+        let link = _Link(transform, downstream)
         return { event in link.compactMap(event) }
     }
 }
@@ -47,7 +47,7 @@ extension Signal {
     /// Terminal events pass through unchanged.
     @inlinable
     public func filter(_ isIncluded: @escaping (Value) -> Bool) -> Signal<Value, Error> {
-        lift(FilterOperator(isIncluded))
+        _lift(_FilterOperator(isIncluded))
     }
 
     /// Sends the non-nil results of `transform`; drops the values for which
@@ -56,7 +56,7 @@ extension Signal {
     /// Terminal events pass through unchanged.
     @inlinable
     public func compactMap<U>(_ transform: @escaping (Value) -> U?) -> Signal<U, Error> {
-        lift(CompactMapOperator(transform))
+        _lift(_CompactMapOperator(transform))
     }
 }
 
@@ -66,7 +66,7 @@ extension SignalProducer {
     /// Terminal events pass through unchanged. One link per start.
     @inlinable
     public func filter(_ isIncluded: @escaping (Value) -> Bool) -> SignalProducer<Value, Error> {
-        lift(FilterOperator(isIncluded))
+        _lift(_FilterOperator(isIncluded))
     }
 
     /// Sends the non-nil results of `transform`; drops the values for which
@@ -75,7 +75,7 @@ extension SignalProducer {
     /// Terminal events pass through unchanged. One link per start.
     @inlinable
     public func compactMap<U>(_ transform: @escaping (Value) -> U?) -> SignalProducer<U, Error> {
-        lift(CompactMapOperator(transform))
+        _lift(_CompactMapOperator(transform))
     }
 }
 

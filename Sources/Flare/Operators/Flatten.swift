@@ -5,12 +5,12 @@ import Synchronization
 //
 // Every flatten runs on the funnel (`Funnel.swift`). The outer stream's
 // events and the events of every inner run it starts are sent, tagged, into
-// one internal root signal; the strategy's logic (`FlattenEngine.handle`)
+// one internal root signal; the strategy's logic (`_FlattenEngine.handle`)
 // runs inside that signal's serialized delivery. Starting, replacing,
 // queueing and disposing inners therefore needs no lock, whatever threads
 // the inners send from.
 //
-// Each started inner has a node (`FlattenInner`), and its events are tagged
+// Each started inner has a node (`_FlattenInner`), and its events are tagged
 // with that node. A node is active from its start until its inner ends or
 // the strategy drops it (`.latest` replaced it, `.race` lost it, the output
 // ended); the logic ignores every event of an inactive node, so an event a
@@ -19,7 +19,7 @@ import Synchronization
 //
 // An inner is started from inside the internal signal's delivery. What it
 // sends synchronously while starting is handed to the logic at once when
-// nothing is queued behind the current event (`FlattenEngine.deliverDirectly`:
+// nothing is queued behind the current event (`_FlattenEngine.deliverDirectly`:
 // it would be the next event delivered), else queued behind what is, in the
 // order it was sent; never inside a delivery of the output. `.concat` and
 // `.concurrent` start their next inner when the previous one's terminal
@@ -55,7 +55,7 @@ public struct FlattenStrategy: Sendable {
     ///
     /// Completes once the outer stream and every inner stream have
     /// completed. An inner `interrupted` counts as its completion.
-    public static let merge = FlattenStrategy(kind: .concurrent(limit: .max))
+    public static let merge = FlattenStrategy(_kind: .concurrent(limit: .max))
 
     /// One inner stream at a time, in arrival order: an inner that arrives
     /// while another runs waits in a queue and starts when every earlier one
@@ -63,7 +63,7 @@ public struct FlattenStrategy: Sendable {
     ///
     /// Completes once the outer stream and every inner stream have
     /// completed. An inner `interrupted` counts as its completion.
-    public static let concat = FlattenStrategy(kind: .concurrent(limit: 1))
+    public static let concat = FlattenStrategy(_kind: .concurrent(limit: 1))
 
     /// At most `limit` inner streams at a time: an inner that arrives while
     /// `limit` run waits in a queue, and the waiting ones start in arrival
@@ -75,7 +75,7 @@ public struct FlattenStrategy: Sendable {
     /// - Precondition: `limit > 0`.
     public static func concurrent(limit: UInt) -> FlattenStrategy {
         flarePrecondition(limit > 0, "concurrent(limit:) needs a limit greater than 0, got \(limit)")
-        return FlattenStrategy(kind: .concurrent(limit: limit))
+        return FlattenStrategy(_kind: .concurrent(limit: limit))
     }
 
     /// Only the latest inner stream: when an inner arrives, the running one
@@ -84,7 +84,7 @@ public struct FlattenStrategy: Sendable {
     ///
     /// Completes once the outer stream and the latest inner stream have
     /// completed. An inner `interrupted` counts as its completion.
-    public static let latest = FlattenStrategy(kind: .latest)
+    public static let latest = FlattenStrategy(_kind: .latest)
 
     /// Only the first inner stream to send an event (of any kind): the
     /// others are disposed at that moment and none of their events is
@@ -92,7 +92,7 @@ public struct FlattenStrategy: Sendable {
     ///
     /// Completes once the outer stream and the winning inner stream have
     /// completed. The winner's `interrupted` is forwarded.
-    public static let race = FlattenStrategy(kind: .race)
+    public static let race = FlattenStrategy(_kind: .race)
 
     /// One inner stream at a time: an inner that arrives while another runs
     /// is dropped, never started. Once the running one has completed, the
@@ -100,32 +100,32 @@ public struct FlattenStrategy: Sendable {
     ///
     /// Completes once the outer stream and the running inner stream, if
     /// any, have completed. An inner `interrupted` is forwarded.
-    public static let throttle = FlattenStrategy(kind: .throttle)
+    public static let throttle = FlattenStrategy(_kind: .throttle)
 }
 
 /// What flows through a flatten's internal signal: an outer event, or an
 /// event of the inner run behind a node.
 @usableFromInline
-enum FlattenTag<Outer, U, E: Swift.Error> {
+enum _FlattenTag<Outer, U, E: Swift.Error> {
     case outer(Signal<Outer, E>.Event)
-    case inner(FlattenInner<Outer, U, E>, Signal<U, E>.Event)
+    case inner(_FlattenInner<Outer, U, E>, Signal<U, E>.Event)
 }
 
 /// One started inner run: the identity its events are tagged with, its
 /// disposable, and its place in the engine's list of active runs. Touched
 /// only inside the internal signal's delivery, or after it has closed.
 @usableFromInline
-final class FlattenInner<Outer, U, E: Swift.Error> {
+final class _FlattenInner<Outer, U, E: Swift.Error> {
     /// The engine; from it, the internal signal's input. Held strongly: an
     /// inner on another thread may be sending while the flatten ends. The
     /// cycle with the engine's list lasts while the node is active.
     @usableFromInline
-    let engine: FlattenEngine<Outer, U, E>
+    let engine: _FlattenEngine<Outer, U, E>
 
     // The variables are touched only inside the internal signal's
     // serialized delivery (or after it closed), which orders every access:
     // Swift's dynamic exclusivity checks, a thread-local lookup per access,
-    // are turned off for them, as for `ProducerRun`'s.
+    // are turned off for them, as for `_ProducerRun`'s.
 
     /// The inner run, until it ends or is disposed.
     @usableFromInline
@@ -139,20 +139,20 @@ final class FlattenInner<Outer, U, E: Swift.Error> {
 
     @usableFromInline
     @exclusivity(unchecked)
-    var next: FlattenInner?
+    var next: _FlattenInner?
 
     @usableFromInline
     @exclusivity(unchecked)
-    unowned(unsafe) var previous: FlattenInner?
+    unowned(unsafe) var previous: _FlattenInner?
 
     @inlinable
-    init(engine: FlattenEngine<Outer, U, E>) {
+    init(engine: _FlattenEngine<Outer, U, E>) {
         self.engine = engine
     }
 
     /// The inner run's observer (any thread): hands the event to the engine
     /// at once if this inner sends it while the engine starts it and
-    /// nothing is queued (`FlattenEngine.deliverDirectly`), else tags it
+    /// nothing is queued (`_FlattenEngine.deliverDirectly`), else tags it
     /// and sends it to the internal signal. The engine's state is read only
     /// by the thread that holds the internal signal's serial word. The
     /// first test, a relaxed load of the engine's `starting`, keeps every
@@ -168,9 +168,9 @@ final class FlattenInner<Outer, U, E: Swift.Error> {
         engine.input.send(value: .inner(self, event))
     }
 
-    /// A node's identity as `FlattenEngine.starting` holds it.
+    /// A node's identity as `_FlattenEngine.starting` holds it.
     @inlinable
-    static func identity(_ node: FlattenInner) -> UInt {
+    static func identity(_ node: _FlattenInner) -> UInt {
         UInt(bitPattern: Unmanaged.passUnretained(node).toOpaque())
     }
 }
@@ -179,28 +179,28 @@ final class FlattenInner<Outer, U, E: Swift.Error> {
 /// signal's serialized delivery, except `disposeAll`, which also runs once
 /// the internal signal has closed (after every delivery): no lock.
 @usableFromInline
-final class FlattenEngine<Outer, U, E: Swift.Error> {
-    @usableFromInline typealias Inner = FlattenInner<Outer, U, E>
+final class _FlattenEngine<Outer, U, E: Swift.Error> {
+    @usableFromInline typealias Inner = _FlattenInner<Outer, U, E>
 
     @usableFromInline let kind: FlattenStrategy.Kind
     @usableFromInline let limit: Int
     @usableFromInline let transform: (Outer) -> SignalProducer<U, E>
-    @usableFromInline let downstream: HeldCore<U, E>
-    @usableFromInline let input: Signal<FlattenTag<Outer, U, E>, Never>.Observer
+    @usableFromInline let downstream: _HeldCore<U, E>
+    @usableFromInline let input: Signal<_FlattenTag<Outer, U, E>, Never>.Observer
 
     /// The internal signal's core, and its serial word.
-    @usableFromInline let funnelCore: SignalCore<FlattenTag<Outer, U, E>, Never>
+    @usableFromInline let funnelCore: _SignalCore<_FlattenTag<Outer, U, E>, Never>
     @usableFromInline let serial: UnsafeMutablePointer<flare_serial>
 
     // Touched only inside the internal signal's serialized delivery (or
-    // after it closed): no dynamic exclusivity checks (see `FlattenInner`).
+    // after it closed): no dynamic exclusivity checks (see `_FlattenInner`).
 
     /// The active inner runs, newest first.
     @usableFromInline @exclusivity(unchecked) var head: Inner?
     @usableFromInline @exclusivity(unchecked) var activeCount = 0
 
     /// Inners waiting for a slot (`.concat`, `.concurrent`).
-    @usableFromInline @exclusivity(unchecked) var waiting = FIFO<SignalProducer<U, E>>()
+    @usableFromInline @exclusivity(unchecked) var waiting = _FIFO<SignalProducer<U, E>>()
 
     @usableFromInline @exclusivity(unchecked) var outerCompleted = false
 
@@ -209,7 +209,7 @@ final class FlattenEngine<Outer, U, E: Swift.Error> {
 
     @usableFromInline @exclusivity(unchecked) var isTerminated = false
 
-    /// The inner being started (`start`; `FlattenInner.identity`, or 0),
+    /// The inner being started (`start`; `_FlattenInner.identity`, or 0),
     /// whose events sent meanwhile may be handled at once
     /// (`deliverDirectly`). Written by the drainer only; atomic (relaxed)
     /// because every inner's observer, on any thread, reads it first.
@@ -222,8 +222,8 @@ final class FlattenEngine<Outer, U, E: Swift.Error> {
     @inlinable
     init(
         _ strategy: FlattenStrategy, transform: @escaping (Outer) -> SignalProducer<U, E>,
-        downstream: HeldCore<U, E>, input: Signal<FlattenTag<Outer, U, E>, Never>.Observer,
-        funnelCore: SignalCore<FlattenTag<Outer, U, E>, Never>
+        downstream: _HeldCore<U, E>, input: Signal<_FlattenTag<Outer, U, E>, Never>.Observer,
+        funnelCore: _SignalCore<_FlattenTag<Outer, U, E>, Never>
     ) {
         kind = strategy.kind
         if case let .concurrent(limit) = strategy.kind {
@@ -239,7 +239,7 @@ final class FlattenEngine<Outer, U, E: Swift.Error> {
     }
 
     @inlinable
-    func handle(_ tag: FlattenTag<Outer, U, E>) {
+    func handle(_ tag: _FlattenTag<Outer, U, E>) {
         guard !isTerminated else { return }
         switch tag {
         case let .inner(node, event):
@@ -412,7 +412,7 @@ final class FlattenEngine<Outer, U, E: Swift.Error> {
     @usableFromInline
     func disposeAll() {
         isTerminated = true
-        waiting = FIFO()
+        waiting = _FIFO()
         while let node = head { drop(node) }
     }
 }
@@ -425,10 +425,10 @@ extension Signal {
     func flattening<Inner>(
         _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> SignalProducer<Inner, Error>
     ) -> Signal<Inner, Error> {
-        var made: FlattenEngine<Value, Inner, Error>?
-        return funnel(withCore: { (downstream: HeldCore<Inner, Error>, input: Signal<FlattenTag<Value, Inner, Error>, Never>.Observer,
-                                    funnelCore: SignalCore<FlattenTag<Value, Inner, Error>, Never>) in
-            let engine = FlattenEngine(strategy, transform: transform, downstream: downstream, input: input, funnelCore: funnelCore)
+        var made: _FlattenEngine<Value, Inner, Error>?
+        return _funnel(withCore: { (downstream: _HeldCore<Inner, Error>, input: Signal<_FlattenTag<Value, Inner, Error>, Never>.Observer,
+                                    funnelCore: _SignalCore<_FlattenTag<Value, Inner, Error>, Never>) in
+            let engine = _FlattenEngine(strategy, transform: transform, downstream: downstream, input: input, funnelCore: funnelCore)
             made = engine
             return { engine.handle($0) }
         }, connect: { input, observations in
@@ -443,7 +443,7 @@ extension Signal {
 
 extension SignalProducer {
     /// The engine of every flatten and flatMap of a producer: each run
-    /// flattens a run of this producer (see `Signal.flattening(_:_:)`).
+    /// flattens a run of this producer (see `Signal._flattening(_:_:)`).
     @inlinable
     func flattening<Inner>(
         _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> SignalProducer<Inner, Error>

@@ -1,13 +1,13 @@
 // The machinery of the multi-input operators.
 //
 // A single-input operator runs inside its upstream's serialized delivery and
-// shares its serial word (`liftCore`). An operator with several inputs cannot:
+// shares its serial word (`_liftCore`). An operator with several inputs cannot:
 // its inputs are separate root signals, each delivering on whatever thread
 // sends into it, possibly at the same moment. Instead of guarding the
 // operator's state with a lock, every input is funnelled into one internal
 // root signal, tagged with where it came from. That signal has its own serial
 // word: sends from several threads are queued lock-free and delivered one at
-// a time. The operator's logic is then an ordinary `liftCore` on the internal
+// a time. The operator's logic is then an ordinary `_liftCore` on the internal
 // signal, so its state (latest values, queues, completion flags) is only
 // touched inside serialized delivery and needs no lock, and the output is
 // delivered to with `deliverHeld` like any derived signal.
@@ -23,7 +23,7 @@
 
 /// Where an event of a two-input operator came from.
 @usableFromInline
-enum Pair<First, Second> {
+enum _Pair<First, Second> {
     case first(First)
     case second(Second)
 }
@@ -48,45 +48,45 @@ enum Pair<First, Second> {
 ///     with no input able to end them; ReactiveSwift leaves `skip(until:)`
 ///     silent then, so it passes `false`.
 @inlinable
-func funnel<Tag, U, F>(
-    _ makeAction: (HeldCore<U, F>) -> (Tag) -> Void,
+func _funnel<Tag, U, F>(
+    _ makeAction: (_HeldCore<U, F>) -> (Tag) -> Void,
     interruptsWhenInputsEnd: Bool = true,
     connect: (Signal<Tag, Never>.Observer, CompositeDisposable) -> Void
 ) -> Signal<U, F> {
-    funnel(
+    _funnel(
         withInput: { downstream, _ in makeAction(downstream) },
         interruptsWhenInputsEnd: interruptsWhenInputsEnd,
         connect: connect)
 }
 
-/// `funnel`, whose logic also receives the internal signal's input, to send
+/// `_funnel`, whose logic also receives the internal signal's input, to send
 /// itself tagged events later (scheduled actions of the time operators).
 /// Holding the input keeps the internal signal open: the logic must end the
 /// output itself, and release what it scheduled when the output ends.
 @inlinable
-func funnel<Tag, U, F>(
-    withInput makeAction: (HeldCore<U, F>, Signal<Tag, Never>.Observer) -> (Tag) -> Void,
+func _funnel<Tag, U, F>(
+    withInput makeAction: (_HeldCore<U, F>, Signal<Tag, Never>.Observer) -> (Tag) -> Void,
     interruptsWhenInputsEnd: Bool = true,
     connect: (Signal<Tag, Never>.Observer, CompositeDisposable) -> Void
 ) -> Signal<U, F> {
-    funnel(
+    _funnel(
         withCore: { downstream, input, _ in makeAction(downstream, input) },
         interruptsWhenInputsEnd: interruptsWhenInputsEnd,
         connect: connect)
 }
 
-/// `funnel(withInput:)`, whose logic also receives the internal signal's
+/// `_funnel(withInput:)`, whose logic also receives the internal signal's
 /// core, to tell from inside a delivery whether anything is queued behind
-/// it (flatten's inners, `FlattenEngine.deliverDirectly`).
+/// it (flatten's inners, `_FlattenEngine.deliverDirectly`).
 @inlinable
-func funnel<Tag, U, F>(
-    withCore makeAction: (HeldCore<U, F>, Signal<Tag, Never>.Observer, SignalCore<Tag, Never>) -> (Tag) -> Void,
+func _funnel<Tag, U, F>(
+    withCore makeAction: (_HeldCore<U, F>, Signal<Tag, Never>.Observer, _SignalCore<Tag, Never>) -> (Tag) -> Void,
     interruptsWhenInputsEnd: Bool = true,
     connect: (Signal<Tag, Never>.Observer, CompositeDisposable) -> Void
 ) -> Signal<U, F> {
     let observations = CompositeDisposable()
     let (tagged, input) = Signal<Tag, Never>.pipe(disposable: observations)
-    let output: Signal<U, F> = tagged.liftCore { downstream in
+    let output: Signal<U, F> = tagged._liftCore { downstream in
         let handle = makeAction(downstream, input, tagged.core)
         return { event in
             if case let .value(tag) = event {
@@ -105,7 +105,7 @@ func funnel<Tag, U, F>(
 /// A first-in first-out queue, amortized O(1) at both ends. A removed
 /// element is released at once, not when the storage is compacted.
 @usableFromInline
-struct FIFO<Element> {
+struct _FIFO<Element> {
     @usableFromInline
     var storage: ContiguousArray<Element?> = []
 

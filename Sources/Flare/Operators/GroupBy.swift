@@ -20,7 +20,7 @@ extension Signal {
     public func group<Key: Hashable, U>(
         by key: @escaping (Value) -> Key, transform: @escaping (Value) -> U
     ) -> Signal<(Key, Signal<U, Error>), Error> {
-        liftCore { (downstream: HeldCore<(Key, Signal<U, Error>), Error>) in
+        _liftCore { (downstream: _HeldCore<(Key, Signal<U, Error>), Error>) in
             let router = GroupRouter<Key, U, Error>()
             return { event in
                 switch event {
@@ -29,10 +29,10 @@ extension Signal {
                     if let group = router.groups[groupKey] {
                         if flare_core_is_alive(group.raw) { group.deliverHeld(value: transform(value)) }
                     } else {
-                        let core = SignalCore<U, Error>(derivedFrom: downstream.core)
-                        let group = HeldCore(core)
+                        let core = _SignalCore<U, Error>(derivedFrom: downstream.core)
+                        let group = _HeldCore(core)
                         router.groups[groupKey] = group
-                        downstream.deliverHeld(value: (groupKey, Signal<U, Error>(core: core)))
+                        downstream.deliverHeld(value: (groupKey, Signal<U, Error>(_core: core)))
                         group.deliverHeld(value: transform(value))
                     }
                 case let .failed(error):
@@ -56,7 +56,7 @@ extension Signal {
 /// observation is removed, after the last delivery that could use it, and
 /// interrupts the groups still open.
 final class GroupRouter<Key: Hashable, Value, Error: Swift.Error> {
-    var groups: [Key: HeldCore<Value, Error>] = [:]
+    var groups: [Key: _HeldCore<Value, Error>] = [:]
 
     func end(_ event: Signal<Value, Error>.Event) {
         let open = groups

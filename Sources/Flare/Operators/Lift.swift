@@ -1,7 +1,7 @@
 extension Signal {
     /// Builds a signal derived from this one by a single-input operator.
     ///
-    /// `makeAction` receives the derived signal's core (as a `HeldCore`) and
+    /// `makeAction` receives the derived signal's core (as a `_HeldCore`) and
     /// returns the closure that observes this signal. That closure runs only
     /// inside this signal's serialized delivery, which holds the serial word
     /// both signals share, so it delivers to the derived signal directly
@@ -22,12 +22,12 @@ extension Signal {
     /// termination (by a terminal event, or because it lost its last
     /// observer and reference) disposes the observation.
     @inlinable
-    func liftCore<U, F>(
-        _ makeAction: (HeldCore<U, F>) -> Observer.Action
+    func _liftCore<U, F>(
+        _ makeAction: (_HeldCore<U, F>) -> Observer.Action
     ) -> Signal<U, F> {
-        let downstream = SignalCore<U, F>(derivedFrom: core)
-        let signal = Signal<U, F>(core: downstream)
-        let upstreamObservation = core.observe(Observer(makeAction(HeldCore(downstream))))
+        let downstream = _SignalCore<U, F>(derivedFrom: core)
+        let signal = Signal<U, F>(_core: downstream)
+        let upstreamObservation = core.observe(Observer(makeAction(_HeldCore(downstream))))
         // From here on only the domain's drainer may deliver to it (the
         // debug checks hold the lifting thread to that too).
         downstream.publish()
@@ -40,10 +40,10 @@ extension Signal {
 /// function and the sink it delivers to. The observing closure then
 /// captures a single reference and Swift enters it through a forwarder of a
 /// few instructions instead of one that unpacks a multi-value context (see
-/// `liftCore`). Each operator's step is a method constrained on the
+/// `_liftCore`). Each operator's step is a method constrained on the
 /// function's result.
 @usableFromInline
-final class Link<Value, Error: Swift.Error, Downstream: EventSink, Result> where Downstream.Error == Error {
+final class _Link<Value, Error: Swift.Error, Downstream: _EventSink, Result> where Downstream.Error == Error {
     @usableFromInline let function: (Value) -> Result
     @usableFromInline let downstream: Downstream
 
@@ -54,7 +54,7 @@ final class Link<Value, Error: Swift.Error, Downstream: EventSink, Result> where
     }
 }
 
-extension Link where Result == Downstream.Value {
+extension _Link where Result == Downstream.Value {
     /// `map`: values go through the function, the rest unchanged.
     @inlinable
     @inline(__always)
@@ -68,7 +68,7 @@ extension Link where Result == Downstream.Value {
     }
 }
 
-extension Link where Result == Bool, Downstream.Value == Value {
+extension _Link where Result == Bool, Downstream.Value == Value {
     /// `filter`: values the function rejects are dropped, the rest unchanged.
     @inlinable
     @inline(__always)
@@ -81,7 +81,7 @@ extension Link where Result == Bool, Downstream.Value == Value {
     }
 }
 
-extension Link where Result == Downstream.Value? {
+extension _Link where Result == Downstream.Value? {
     /// `compactMap`: values go through the function and nil results are
     /// dropped; the rest unchanged.
     @inlinable

@@ -64,18 +64,18 @@ extension Signal {
         lineNumber: Int = #line,
         logger: @escaping EventLogger = defaultEventLog
     ) -> Signal<Value, Error> {
-        lift(SideEffectsOperator.logging(identifier, events, fileName, functionName, lineNumber, logger))
+        _lift(_SideEffectsOperator.logging(identifier, events, fileName, functionName, lineNumber, logger))
     }
 }
 
-extension SideEffectsOperator {
+extension _SideEffectsOperator {
     /// `logEvents`: `on(...)` with closures that report to `logger` the
     /// kinds of events listed in `events`.
     @usableFromInline
     static func logging(
         _ identifier: String, _ events: Set<LoggingEvent.Signal>,
         _ fileName: String, _ functionName: String, _ lineNumber: Int, _ logger: @escaping EventLogger
-    ) -> SideEffectsOperator {
+    ) -> _SideEffectsOperator {
         func report(_ kind: LoggingEvent.Signal) -> (() -> Void)? {
             guard events.contains(kind) else { return nil }
             return { logger(identifier, kind.rawValue, fileName, functionName, lineNumber) }
@@ -84,7 +84,7 @@ extension SideEffectsOperator {
             guard events.contains(kind) else { return nil }
             return { logger(identifier, "\(kind.rawValue) \($0)", fileName, functionName, lineNumber) }
         }
-        return SideEffectsOperator(
+        return _SideEffectsOperator(
             event: nil,
             failed: report(.failed, Error.self),
             completed: report(.completed),
@@ -108,6 +108,6 @@ extension SignalProducer {
         lineNumber: Int = #line,
         logger: @escaping EventLogger = defaultEventLog
     ) -> SignalProducer<Value, Error> {
-        lift(SideEffectsOperator.logging(identifier, events, fileName, functionName, lineNumber, logger))
+        _lift(_SideEffectsOperator.logging(identifier, events, fileName, functionName, lineNumber, logger))
     }
 }

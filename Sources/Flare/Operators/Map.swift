@@ -1,6 +1,6 @@
 /// `map`: `transform` applied to each value; terminal events unchanged.
 @usableFromInline
-struct MapOperator<Input, Output, Error: Swift.Error>: UnaryOperator {
+struct _MapOperator<Input, Output, Error: Swift.Error>: _UnaryOperator {
     @usableFromInline typealias InputError = Error
     @usableFromInline typealias OutputError = Error
 
@@ -10,16 +10,16 @@ struct MapOperator<Input, Output, Error: Swift.Error>: UnaryOperator {
     init(_ transform: @escaping (Input) -> Output) { self.transform = transform }
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Input, Error>.Event) -> Void
+    func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Input, Error>.Event) -> Void
     where Sink.Value == Output, Sink.Error == Error {
-        let link = Link(transform, downstream)
+        let link = _Link(transform, downstream)
         return { event in link.map(event) }
     }
 }
 
 /// `mapError`: `transform` applied to a failure; the rest unchanged.
 @usableFromInline
-struct MapErrorOperator<Value, InputError: Swift.Error, OutputError: Swift.Error>: UnaryOperator {
+struct _MapErrorOperator<Value, InputError: Swift.Error, OutputError: Swift.Error>: _UnaryOperator {
     @usableFromInline typealias Input = Value
     @usableFromInline typealias Output = Value
 
@@ -29,7 +29,7 @@ struct MapErrorOperator<Value, InputError: Swift.Error, OutputError: Swift.Error
     init(_ transform: @escaping (InputError) -> OutputError) { self.transform = transform }
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Value, InputError>.Event) -> Void
+    func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Value, InputError>.Event) -> Void
     where Sink.Value == Value, Sink.Error == OutputError {
         { [transform] event in
             switch event {
@@ -49,7 +49,7 @@ extension Signal {
     /// delivery; costs one closure call per event.
     @inlinable
     public func map<U>(_ transform: @escaping (Value) -> U) -> Signal<U, Error> {
-        lift(MapOperator(transform))
+        _lift(_MapOperator(transform))
     }
 
     /// Sends `value` for each value: replaces every value by a constant.
@@ -72,7 +72,7 @@ extension Signal {
     /// and `interrupted` pass through unchanged.
     @inlinable
     public func mapError<F>(_ transform: @escaping (Error) -> F) -> Signal<Value, F> {
-        lift(MapErrorOperator(transform))
+        _lift(_MapErrorOperator(transform))
     }
 }
 
@@ -83,7 +83,7 @@ extension SignalProducer {
     /// (one allocation); costs one closure call per event.
     @inlinable
     public func map<U>(_ transform: @escaping (Value) -> U) -> SignalProducer<U, Error> {
-        lift(MapOperator(transform))
+        _lift(_MapOperator(transform))
     }
 
     /// Sends `value` for each value: replaces every value by a constant.
@@ -106,6 +106,6 @@ extension SignalProducer {
     /// and `interrupted` pass through unchanged.
     @inlinable
     public func mapError<F>(_ transform: @escaping (Error) -> F) -> SignalProducer<Value, F> {
-        lift(MapErrorOperator(transform))
+        _lift(_MapErrorOperator(transform))
     }
 }

@@ -27,7 +27,7 @@ extension Signal {
     /// upstream until either terminates.
     @inlinable
     public func materialize() -> Signal<Event, Never> {
-        lift(MaterializeOperator())
+        _lift(_MaterializeOperator())
     }
 
     /// Sends each value as `.success` and a failure as `.failure`, in a
@@ -38,7 +38,7 @@ extension Signal {
     /// either terminates.
     @inlinable
     public func materializeResults() -> Signal<Result<Value, Error>, Never> {
-        lift(MaterializeResultsOperator())
+        _lift(_MaterializeResultsOperator())
     }
 }
 
@@ -52,7 +52,7 @@ extension Signal where Value: EventProtocol, Error == Never {
     /// pass through unchanged.
     @inlinable
     public func dematerialize() -> Signal<Value.Value, Value.Error> {
-        lift(DematerializeOperator())
+        _lift(_DematerializeOperator())
     }
 }
 
@@ -65,13 +65,13 @@ extension Signal where Error == Never {
     /// Upstream's `completed` and `interrupted` pass through unchanged.
     @inlinable
     public func dematerializeResults<Success, Failure>() -> Signal<Success, Failure> where Value == Result<Success, Failure> {
-        lift(DematerializeResultsOperator())
+        _lift(_DematerializeResultsOperator())
     }
 }
 
 /// `materialize`.
 @usableFromInline
-struct MaterializeOperator<Value, Error: Swift.Error>: UnaryOperator {
+struct _MaterializeOperator<Value, Error: Swift.Error>: _UnaryOperator {
     @usableFromInline typealias Input = Value
     @usableFromInline typealias Output = Signal<Value, Error>.Event
     @usableFromInline typealias InputError = Error
@@ -81,7 +81,7 @@ struct MaterializeOperator<Value, Error: Swift.Error>: UnaryOperator {
     init() {}
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
+    func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == Signal<Value, Error>.Event, Sink.Error == Never {
         { event in
             downstream.deliverHeld(.value(event))
@@ -96,7 +96,7 @@ struct MaterializeOperator<Value, Error: Swift.Error>: UnaryOperator {
 
 /// `materializeResults`.
 @usableFromInline
-struct MaterializeResultsOperator<Value, Error: Swift.Error>: UnaryOperator {
+struct _MaterializeResultsOperator<Value, Error: Swift.Error>: _UnaryOperator {
     @usableFromInline typealias Input = Value
     @usableFromInline typealias Output = Result<Value, Error>
     @usableFromInline typealias InputError = Error
@@ -106,7 +106,7 @@ struct MaterializeResultsOperator<Value, Error: Swift.Error>: UnaryOperator {
     init() {}
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
+    func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == Result<Value, Error>, Sink.Error == Never {
         { event in
             switch event {
@@ -126,7 +126,7 @@ struct MaterializeResultsOperator<Value, Error: Swift.Error>: UnaryOperator {
 
 /// `dematerialize`.
 @usableFromInline
-struct DematerializeOperator<Carrier: EventProtocol>: UnaryOperator {
+struct _DematerializeOperator<Carrier: EventProtocol>: _UnaryOperator {
     @usableFromInline typealias Input = Carrier
     @usableFromInline typealias Output = Carrier.Value
     @usableFromInline typealias InputError = Never
@@ -136,7 +136,7 @@ struct DematerializeOperator<Carrier: EventProtocol>: UnaryOperator {
     init() {}
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Carrier, Never>.Event) -> Void
+    func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Carrier, Never>.Event) -> Void
     where Sink.Value == Carrier.Value, Sink.Error == Carrier.Error {
         { event in
             switch event {
@@ -151,7 +151,7 @@ struct DematerializeOperator<Carrier: EventProtocol>: UnaryOperator {
 
 /// `dematerializeResults`.
 @usableFromInline
-struct DematerializeResultsOperator<Success, Failure: Swift.Error>: UnaryOperator {
+struct _DematerializeResultsOperator<Success, Failure: Swift.Error>: _UnaryOperator {
     @usableFromInline typealias Input = Result<Success, Failure>
     @usableFromInline typealias Output = Success
     @usableFromInline typealias InputError = Never
@@ -161,7 +161,7 @@ struct DematerializeResultsOperator<Success, Failure: Swift.Error>: UnaryOperato
     init() {}
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Result<Success, Failure>, Never>.Event) -> Void
+    func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Result<Success, Failure>, Never>.Event) -> Void
     where Sink.Value == Success, Sink.Error == Failure {
         { event in
             switch event {
@@ -179,13 +179,13 @@ extension SignalProducer {
     /// `Signal.materialize()` on every run. One link per start.
     @inlinable
     public func materialize() -> SignalProducer<Signal<Value, Error>.Event, Never> {
-        lift(MaterializeOperator())
+        _lift(_MaterializeOperator())
     }
 
     /// `Signal.materializeResults()` on every run. One link per start.
     @inlinable
     public func materializeResults() -> SignalProducer<Result<Value, Error>, Never> {
-        lift(MaterializeResultsOperator())
+        _lift(_MaterializeResultsOperator())
     }
 }
 
@@ -193,7 +193,7 @@ extension SignalProducer where Value: EventProtocol, Error == Never {
     /// `Signal.dematerialize()` on every run. One link per start.
     @inlinable
     public func dematerialize() -> SignalProducer<Value.Value, Value.Error> {
-        lift(DematerializeOperator())
+        _lift(_DematerializeOperator())
     }
 }
 
@@ -202,6 +202,6 @@ extension SignalProducer where Error == Never {
     @inlinable
     public func dematerializeResults<Success, Failure>() -> SignalProducer<Success, Failure>
     where Value == Result<Success, Failure> {
-        lift(DematerializeResultsOperator())
+        _lift(_DematerializeResultsOperator())
     }
 }

@@ -33,7 +33,7 @@ extension Signal {
     where Seq.Element == Signal<Value, Error> {
         let inputs = Array(signals)
         guard !inputs.isEmpty else { return .empty }
-        return funnel({ (downstream: HeldCore<Value, Error>) in
+        return _funnel({ (downstream: _HeldCore<Value, Error>) in
             var running = inputs.count
             return { (event: Event) in
                 if case .completed = event {
@@ -74,7 +74,7 @@ extension SignalProducer {
     where Seq.Element: SignalProducerConvertible, Seq.Element.Value == Value, Seq.Element.Error == Error {
         let inputs = producers.map(\.producer)
         guard !inputs.isEmpty else { return .empty }
-        return startingTogether(inputs) { Signal.merge($0) }
+        return _startingTogether(inputs) { Signal.merge($0) }
     }
 }
 

@@ -32,17 +32,17 @@
 /// The inputs of a multi-input operator and the typed storage of their
 /// values.
 @usableFromInline
-protocol InputList {
+protocol _InputList {
     /// An event of one input, tagged with which input it is.
     associatedtype Tag
     /// One value of every input.
     associatedtype Values
     associatedtype Failure: Swift.Error
     /// A latest value per input (`combineLatest`).
-    associatedtype Latest: LatestValues
+    associatedtype Latest: _LatestValues
     where Latest.Tag == Tag, Latest.Values == Values, Latest.Failure == Failure
     /// A queue of values per input (`zip`).
-    associatedtype Queues: QueuedValues
+    associatedtype Queues: _QueuedValues
     where Queues.Tag == Tag, Queues.Values == Values, Queues.Failure == Failure
 
     /// The number of inputs.
@@ -67,7 +67,7 @@ protocol InputList {
 
 /// One input, of any value type: a leaf of the tree.
 @usableFromInline
-struct SingleInput<Value, Failure: Swift.Error>: InputList {
+struct _SingleInput<Value, Failure: Swift.Error>: _InputList {
     @usableFromInline
     typealias Tag = Signal<Value, Failure>.Event
 
@@ -86,10 +86,10 @@ struct SingleInput<Value, Failure: Swift.Error>: InputList {
     var count: Int { 1 }
 
     @inlinable
-    func makeLatest() -> LatestSlot<Value, Failure> { LatestSlot() }
+    func makeLatest() -> _LatestSlot<Value, Failure> { _LatestSlot() }
 
     @inlinable
-    func makeQueues() -> QueueSlot<Value, Failure> { QueueSlot() }
+    func makeQueues() -> _QueueSlot<Value, Failure> { _QueueSlot() }
 
     @inlinable
     func observe(into input: Signal<Tag, Never>.Observer, _ observations: CompositeDisposable) {
@@ -107,9 +107,9 @@ struct SingleInput<Value, Failure: Swift.Error>: InputList {
 
 /// The inputs of `first`, then those of `second`: a node of the tree.
 @usableFromInline
-struct InputPair<First: InputList, Second: InputList>: InputList where First.Failure == Second.Failure {
+struct _InputPair<First: _InputList, Second: _InputList>: _InputList where First.Failure == Second.Failure {
     @usableFromInline
-    typealias Tag = Pair<First.Tag, Second.Tag>
+    typealias Tag = _Pair<First.Tag, Second.Tag>
 
     @usableFromInline
     typealias Values = (First.Values, Second.Values)
@@ -133,13 +133,13 @@ struct InputPair<First: InputList, Second: InputList>: InputList where First.Fai
     var count: Int { first.count + second.count }
 
     @inlinable
-    func makeLatest() -> LatestPair<First.Latest, Second.Latest> {
-        LatestPair(first: first.makeLatest(), second: second.makeLatest())
+    func makeLatest() -> _LatestPair<First.Latest, Second.Latest> {
+        _LatestPair(first: first.makeLatest(), second: second.makeLatest())
     }
 
     @inlinable
-    func makeQueues() -> QueuePair<First.Queues, Second.Queues> {
-        QueuePair(first: first.makeQueues(), second: second.makeQueues())
+    func makeQueues() -> _QueuePair<First.Queues, Second.Queues> {
+        _QueuePair(first: first.makeQueues(), second: second.makeQueues())
     }
 
     @inlinable
@@ -160,7 +160,7 @@ struct InputPair<First: InputList, Second: InputList>: InputList where First.Fai
 
 /// Any number of inputs of one value type, the sequence forms.
 @usableFromInline
-struct InputArray<Value, Failure: Swift.Error>: InputList {
+struct _InputArray<Value, Failure: Swift.Error>: _InputList {
     @usableFromInline
     typealias Tag = (index: Int, event: Signal<Value, Failure>.Event)
 
@@ -179,10 +179,10 @@ struct InputArray<Value, Failure: Swift.Error>: InputList {
     var count: Int { signals.count }
 
     @inlinable
-    func makeLatest() -> LatestArray<Value, Failure> { LatestArray(count: signals.count) }
+    func makeLatest() -> _LatestArray<Value, Failure> { _LatestArray(count: signals.count) }
 
     @inlinable
-    func makeQueues() -> QueueArray<Value, Failure> { QueueArray(count: signals.count) }
+    func makeQueues() -> _QueueArray<Value, Failure> { _QueueArray(count: signals.count) }
 
     @inlinable
     func observe(into input: Signal<Tag, Never>.Observer, _ observations: CompositeDisposable) {
@@ -205,10 +205,10 @@ struct InputArray<Value, Failure: Swift.Error>: InputList {
 /// Funnels the inputs of `inputs` into the logic `makeAction` returns,
 /// each event tagged with its input.
 @inlinable
-func funnel<Inputs: InputList, U>(
-    _ inputs: Inputs, _ makeAction: (HeldCore<U, Inputs.Failure>) -> (Inputs.Tag) -> Void
+func _funnel<Inputs: _InputList, U>(
+    _ inputs: Inputs, _ makeAction: (_HeldCore<U, Inputs.Failure>) -> (Inputs.Tag) -> Void
 ) -> Signal<U, Inputs.Failure> {
-    funnel(makeAction) { input, observations in
+    _funnel(makeAction) { input, observations in
         inputs.observe(into: input, observations)
     }
 }
@@ -217,7 +217,7 @@ func funnel<Inputs: InputList, U>(
 
 /// How an engine's output tuple is made of the nested values of its inputs.
 @usableFromInline
-protocol TupleShape {
+protocol _TupleShape {
     associatedtype Nested
     associatedtype Flat
     static func flat(_ values: Nested) -> Flat
@@ -225,14 +225,14 @@ protocol TupleShape {
 
 /// The values as they are: two inputs, or a sequence.
 @usableFromInline
-enum AsIs<Values>: TupleShape {
+enum _AsIs<Values>: _TupleShape {
     @inlinable
     static func flat(_ values: Values) -> Values { values }
 }
 
 /// The values of 3 inputs, `(a, (b, c))`, as one tuple.
 @usableFromInline
-enum Tuple3<A, B, C>: TupleShape {
+enum _Tuple3<A, B, C>: _TupleShape {
     @inlinable
     static func flat(_ values: (A, (B, C))) -> (A, B, C) {
         let (a, (b, c)) = values
@@ -242,7 +242,7 @@ enum Tuple3<A, B, C>: TupleShape {
 
 /// The values of 4 inputs, `((a, b), (c, d))`, as one tuple.
 @usableFromInline
-enum Tuple4<A, B, C, D>: TupleShape {
+enum _Tuple4<A, B, C, D>: _TupleShape {
     @inlinable
     static func flat(_ values: ((A, B), (C, D))) -> (A, B, C, D) {
         let ((a, b), (c, d)) = values
@@ -252,7 +252,7 @@ enum Tuple4<A, B, C, D>: TupleShape {
 
 /// The values of 5 inputs, `((a, b), (c, (d, e)))`, as one tuple.
 @usableFromInline
-enum Tuple5<A, B, C, D, E>: TupleShape {
+enum _Tuple5<A, B, C, D, E>: _TupleShape {
     @inlinable
     static func flat(_ values: ((A, B), (C, (D, E)))) -> (A, B, C, D, E) {
         let ((a, b), (c, (d, e))) = values
@@ -262,7 +262,7 @@ enum Tuple5<A, B, C, D, E>: TupleShape {
 
 /// The values of 6 inputs, `((a, (b, c)), (d, (e, f)))`, as one tuple.
 @usableFromInline
-enum Tuple6<A, B, C, D, E, F>: TupleShape {
+enum _Tuple6<A, B, C, D, E, F>: _TupleShape {
     @inlinable
     static func flat(_ values: ((A, (B, C)), (D, (E, F)))) -> (A, B, C, D, E, F) {
         let ((a, (b, c)), (d, (e, f))) = values
@@ -272,7 +272,7 @@ enum Tuple6<A, B, C, D, E, F>: TupleShape {
 
 /// The values of 7 inputs, `((a, (b, c)), ((d, e), (f, g)))`, as one tuple.
 @usableFromInline
-enum Tuple7<A, B, C, D, E, F, G>: TupleShape {
+enum _Tuple7<A, B, C, D, E, F, G>: _TupleShape {
     @inlinable
     static func flat(_ values: ((A, (B, C)), ((D, E), (F, G)))) -> (A, B, C, D, E, F, G) {
         let ((a, (b, c)), ((d, e), (f, g))) = values
@@ -282,7 +282,7 @@ enum Tuple7<A, B, C, D, E, F, G>: TupleShape {
 
 /// The values of 8 inputs, `(((a, b), (c, d)), ((e, f), (g, h)))`, as one tuple.
 @usableFromInline
-enum Tuple8<A, B, C, D, E, F, G, H>: TupleShape {
+enum _Tuple8<A, B, C, D, E, F, G, H>: _TupleShape {
     @inlinable
     static func flat(_ values: (((A, B), (C, D)), ((E, F), (G, H)))) -> (A, B, C, D, E, F, G, H) {
         let (((a, b), (c, d)), ((e, f), (g, h))) = values
@@ -292,7 +292,7 @@ enum Tuple8<A, B, C, D, E, F, G, H>: TupleShape {
 
 /// The values of 9 inputs, `(((a, b), (c, d)), ((e, f), (g, (h, i))))`, as one tuple.
 @usableFromInline
-enum Tuple9<A, B, C, D, E, F, G, H, I>: TupleShape {
+enum _Tuple9<A, B, C, D, E, F, G, H, I>: _TupleShape {
     @inlinable
     static func flat(_ values: (((A, B), (C, D)), ((E, F), (G, (H, I))))) -> (A, B, C, D, E, F, G, H, I) {
         let (((a, b), (c, d)), ((e, f), (g, (h, i)))) = values
@@ -302,7 +302,7 @@ enum Tuple9<A, B, C, D, E, F, G, H, I>: TupleShape {
 
 /// The values of 10 inputs, `(((a, b), (c, (d, e))), ((f, g), (h, (i, j))))`, as one tuple.
 @usableFromInline
-enum Tuple10<A, B, C, D, E, F, G, H, I, J>: TupleShape {
+enum _Tuple10<A, B, C, D, E, F, G, H, I, J>: _TupleShape {
     @inlinable
     static func flat(_ values: (((A, B), (C, (D, E))), ((F, G), (H, (I, J))))) -> (A, B, C, D, E, F, G, H, I, J) {
         let (((a, b), (c, (d, e))), ((f, g), (h, (i, j)))) = values
@@ -318,7 +318,7 @@ enum Tuple10<A, B, C, D, E, F, G, H, I, J>: TupleShape {
 /// captured variable is checked for exclusive access at run time at each
 /// access, so one access per event, not one per variable.
 @usableFromInline
-enum EngineOutput<Values, Failure: Swift.Error> {
+enum _EngineOutput<Values, Failure: Swift.Error> {
     case nothing
     case value(Values)
     /// A value, then `completed`.
@@ -328,13 +328,13 @@ enum EngineOutput<Values, Failure: Swift.Error> {
     case interrupted
 }
 
-extension EngineOutput {
+extension _EngineOutput {
     /// Delivers this output downstream, the values flattened by `shape`.
     /// Called inside the funnel's delivery.
     @inlinable
     @inline(__always)
-    func deliver<Shape: TupleShape>(
-        to downstream: HeldCore<Shape.Flat, Failure>, as shape: Shape.Type
+    func deliver<Shape: _TupleShape>(
+        to downstream: _HeldCore<Shape.Flat, Failure>, as shape: Shape.Type
     ) where Shape.Nested == Values {
         switch self {
         case .nothing: break
@@ -351,9 +351,9 @@ extension EngineOutput {
 
 // MARK: Latest values (combineLatest)
 
-/// What became of an input's event in `LatestValues`.
+/// What became of an input's event in `_LatestValues`.
 @usableFromInline
-enum LatestArrival<Failure: Swift.Error> {
+enum _LatestArrival<Failure: Swift.Error> {
     /// A value, now its input's latest; `isFirst` if the input had none.
     case value(isFirst: Bool)
     case completed
@@ -363,23 +363,23 @@ enum LatestArrival<Failure: Swift.Error> {
 
 /// Storage for the latest value of every input.
 @usableFromInline
-protocol LatestValues {
+protocol _LatestValues {
     associatedtype Tag
     associatedtype Values
     associatedtype Failure: Swift.Error
 
     /// Takes an input's event: keeps a value as that input's latest.
-    mutating func receive(_ tag: Tag) -> LatestArrival<Failure>
+    mutating func receive(_ tag: Tag) -> _LatestArrival<Failure>
 
     /// The latest value of every input. Every input must have one.
     mutating func values() -> Values
 }
 
 extension Signal.Event {
-    /// This event as it arrives in `LatestValues`, its value, if any, kept
+    /// This event as it arrives in `_LatestValues`, its value, if any, kept
     /// in `latest`.
     @inlinable
-    func arrival(keepingIn latest: inout Value?) -> LatestArrival<Error> {
+    func arrival(keepingIn latest: inout Value?) -> _LatestArrival<Error> {
         switch self {
         case let .value(value):
             let isFirst = latest == nil
@@ -394,7 +394,7 @@ extension Signal.Event {
 
 /// The latest value of one input.
 @usableFromInline
-struct LatestSlot<Value, Failure: Swift.Error>: LatestValues {
+struct _LatestSlot<Value, Failure: Swift.Error>: _LatestValues {
     @usableFromInline
     var value: Value?
 
@@ -402,7 +402,7 @@ struct LatestSlot<Value, Failure: Swift.Error>: LatestValues {
     init() {}
 
     @inlinable
-    mutating func receive(_ tag: Signal<Value, Failure>.Event) -> LatestArrival<Failure> {
+    mutating func receive(_ tag: Signal<Value, Failure>.Event) -> _LatestArrival<Failure> {
         tag.arrival(keepingIn: &value)
     }
 
@@ -412,7 +412,7 @@ struct LatestSlot<Value, Failure: Swift.Error>: LatestValues {
 
 /// The latest values of the inputs of `first`, then of `second`.
 @usableFromInline
-struct LatestPair<First: LatestValues, Second: LatestValues>: LatestValues where First.Failure == Second.Failure {
+struct _LatestPair<First: _LatestValues, Second: _LatestValues>: _LatestValues where First.Failure == Second.Failure {
     @usableFromInline
     var first: First
 
@@ -426,7 +426,7 @@ struct LatestPair<First: LatestValues, Second: LatestValues>: LatestValues where
     }
 
     @inlinable
-    mutating func receive(_ tag: Pair<First.Tag, Second.Tag>) -> LatestArrival<First.Failure> {
+    mutating func receive(_ tag: _Pair<First.Tag, Second.Tag>) -> _LatestArrival<First.Failure> {
         switch tag {
         case let .first(tag): first.receive(tag)
         case let .second(tag): second.receive(tag)
@@ -439,7 +439,7 @@ struct LatestPair<First: LatestValues, Second: LatestValues>: LatestValues where
 
 /// The latest values of inputs of one type.
 @usableFromInline
-struct LatestArray<Value, Failure: Swift.Error>: LatestValues {
+struct _LatestArray<Value, Failure: Swift.Error>: _LatestValues {
     /// Fills up until every input has a value; empty from then on.
     @usableFromInline
     var partial: ContiguousArray<Value?>
@@ -459,7 +459,7 @@ struct LatestArray<Value, Failure: Swift.Error>: LatestValues {
     }
 
     @inlinable
-    mutating func receive(_ tag: (index: Int, event: Signal<Value, Failure>.Event)) -> LatestArrival<Failure> {
+    mutating func receive(_ tag: (index: Int, event: Signal<Value, Failure>.Event)) -> _LatestArrival<Failure> {
         switch tag.event {
         case let .value(value):
             if missing == 0 {
@@ -488,9 +488,9 @@ struct LatestArray<Value, Failure: Swift.Error>: LatestValues {
 
 // MARK: Queues (zip)
 
-/// What became of an input's event in `QueuedValues`.
+/// What became of an input's event in `_QueuedValues`.
 @usableFromInline
-enum ZipArrival<Values, Failure: Swift.Error> {
+enum _ZipArrival<Values, Failure: Swift.Error> {
     /// A value that completed a tuple: this one.
     case tuple(Values)
     /// A value, queued.
@@ -503,7 +503,7 @@ enum ZipArrival<Values, Failure: Swift.Error> {
 
 /// What a value's arrival changed in a zip's queues.
 @usableFromInline
-struct QueueChange {
+struct _QueueChange {
     /// The value was queued into an empty queue: its input is now ready.
     @usableFromInline
     var filledEmpty = false
@@ -524,7 +524,7 @@ struct QueueChange {
 /// A first-in first-out queue of values per input, and which inputs have
 /// completed.
 @usableFromInline
-protocol QueuedValues {
+protocol _QueuedValues {
     associatedtype Tag
     associatedtype Values
     associatedtype Failure: Swift.Error
@@ -534,18 +534,18 @@ protocol QueuedValues {
     /// tuple of this value and the oldest of every other input, removed;
     /// otherwise it is queued. Notes in `change` what happened to the
     /// queues.
-    mutating func receive(_ tag: Tag, othersReady: Bool, _ change: inout QueueChange) -> ZipArrival<Values, Failure>
+    mutating func receive(_ tag: Tag, othersReady: Bool, _ change: inout _QueueChange) -> _ZipArrival<Values, Failure>
 
     /// Removes and returns the oldest value of every input (no queue may be
     /// empty), noting in `change` the queues it empties.
-    mutating func removeFirst(_ change: inout QueueChange) -> Values
+    mutating func removeFirst(_ change: inout _QueueChange) -> Values
 }
 
-extension ZipArrival {
+extension _ZipArrival {
     /// This arrival, a tuple of a part of a tree made a tuple of the whole
     /// by `whole` (which adds the oldest values of the other part).
     @inlinable
-    func mapTuple<Whole>(_ whole: (Values) -> Whole) -> ZipArrival<Whole, Failure> {
+    func mapTuple<Whole>(_ whole: (Values) -> Whole) -> _ZipArrival<Whole, Failure> {
         switch self {
         case let .tuple(values): .tuple(whole(values))
         case .queued: .queued
@@ -558,9 +558,9 @@ extension ZipArrival {
 
 /// The queue of one input.
 @usableFromInline
-struct QueueSlot<Value, Failure: Swift.Error>: QueuedValues {
+struct _QueueSlot<Value, Failure: Swift.Error>: _QueuedValues {
     @usableFromInline
-    var queue = FIFO<Value>()
+    var queue = _FIFO<Value>()
 
     @usableFromInline
     var completed = false
@@ -570,8 +570,8 @@ struct QueueSlot<Value, Failure: Swift.Error>: QueuedValues {
 
     @inlinable
     mutating func receive(
-        _ tag: Signal<Value, Failure>.Event, othersReady: Bool, _ change: inout QueueChange
-    ) -> ZipArrival<Value, Failure> {
+        _ tag: Signal<Value, Failure>.Event, othersReady: Bool, _ change: inout _QueueChange
+    ) -> _ZipArrival<Value, Failure> {
         switch tag {
         case let .value(value):
             if queue.isEmpty {
@@ -591,7 +591,7 @@ struct QueueSlot<Value, Failure: Swift.Error>: QueuedValues {
     }
 
     @inlinable
-    mutating func removeFirst(_ change: inout QueueChange) -> Value {
+    mutating func removeFirst(_ change: inout _QueueChange) -> Value {
         let value = queue.removeFirst()
         if queue.isEmpty {
             change.emptied += 1
@@ -603,7 +603,7 @@ struct QueueSlot<Value, Failure: Swift.Error>: QueuedValues {
 
 /// The queues of the inputs of `first`, then of `second`.
 @usableFromInline
-struct QueuePair<First: QueuedValues, Second: QueuedValues>: QueuedValues where First.Failure == Second.Failure {
+struct _QueuePair<First: _QueuedValues, Second: _QueuedValues>: _QueuedValues where First.Failure == Second.Failure {
     @usableFromInline
     var first: First
 
@@ -618,8 +618,8 @@ struct QueuePair<First: QueuedValues, Second: QueuedValues>: QueuedValues where 
 
     @inlinable
     mutating func receive(
-        _ tag: Pair<First.Tag, Second.Tag>, othersReady: Bool, _ change: inout QueueChange
-    ) -> ZipArrival<(First.Values, Second.Values), First.Failure> {
+        _ tag: _Pair<First.Tag, Second.Tag>, othersReady: Bool, _ change: inout _QueueChange
+    ) -> _ZipArrival<(First.Values, Second.Values), First.Failure> {
         switch tag {
         case let .first(tag):
             first.receive(tag, othersReady: othersReady, &change).mapTuple { ($0, second.removeFirst(&change)) }
@@ -629,30 +629,30 @@ struct QueuePair<First: QueuedValues, Second: QueuedValues>: QueuedValues where 
     }
 
     @inlinable
-    mutating func removeFirst(_ change: inout QueueChange) -> (First.Values, Second.Values) {
+    mutating func removeFirst(_ change: inout _QueueChange) -> (First.Values, Second.Values) {
         (first.removeFirst(&change), second.removeFirst(&change))
     }
 }
 
 /// The queues of inputs of one type.
 @usableFromInline
-struct QueueArray<Value, Failure: Swift.Error>: QueuedValues {
+struct _QueueArray<Value, Failure: Swift.Error>: _QueuedValues {
     @usableFromInline
-    var queues: ContiguousArray<FIFO<Value>>
+    var queues: ContiguousArray<_FIFO<Value>>
 
     @usableFromInline
     var completed: ContiguousArray<Bool>
 
     @inlinable
     init(count: Int) {
-        queues = ContiguousArray(repeating: FIFO<Value>(), count: count)
+        queues = ContiguousArray(repeating: _FIFO<Value>(), count: count)
         completed = ContiguousArray(repeating: false, count: count)
     }
 
     @inlinable
     mutating func receive(
-        _ tag: (index: Int, event: Signal<Value, Failure>.Event), othersReady: Bool, _ change: inout QueueChange
-    ) -> ZipArrival<[Value], Failure> {
+        _ tag: (index: Int, event: Signal<Value, Failure>.Event), othersReady: Bool, _ change: inout _QueueChange
+    ) -> _ZipArrival<[Value], Failure> {
         let index = tag.index
         switch tag.event {
         case let .value(value):
@@ -680,7 +680,7 @@ struct QueueArray<Value, Failure: Swift.Error>: QueuedValues {
     }
 
     @inlinable
-    mutating func removeFirst(of input: Int, _ change: inout QueueChange) -> Value {
+    mutating func removeFirst(of input: Int, _ change: inout _QueueChange) -> Value {
         let value = queues[input].removeFirst()
         if queues[input].isEmpty {
             change.emptied += 1
@@ -690,7 +690,7 @@ struct QueueArray<Value, Failure: Swift.Error>: QueuedValues {
     }
 
     @inlinable
-    mutating func removeFirst(_ change: inout QueueChange) -> [Value] {
+    mutating func removeFirst(_ change: inout _QueueChange) -> [Value] {
         var values: [Value] = []
         values.reserveCapacity(queues.count)
         for input in queues.indices { values.append(removeFirst(of: input, &change)) }

@@ -6,7 +6,7 @@ extension Signal where Error == Never {
     /// failure is ever sent. Observes upstream until either terminates.
     @inlinable
     public func promoteError<F>(_: F.Type = F.self) -> Signal<Value, F> {
-        lift(PromoteErrorOperator())
+        _lift(_PromoteErrorOperator())
     }
 
     /// Returns `self`: promoting `Never` to `Never` changes nothing.
@@ -27,7 +27,7 @@ extension Signal where Value == Never {
     /// Observes upstream until either terminates.
     @inlinable
     public func promoteValue<U>(_: U.Type = U.self) -> Signal<U, Error> {
-        lift(PromoteValueOperator())
+        _lift(_PromoteValueOperator())
     }
 
     /// Returns `self`: promoting `Never` to `Never` changes nothing.
@@ -42,7 +42,7 @@ extension Signal where Value == Never {
 
 /// `promoteError`.
 @usableFromInline
-struct PromoteErrorOperator<Value, F: Swift.Error>: UnaryOperator {
+struct _PromoteErrorOperator<Value, F: Swift.Error>: _UnaryOperator {
     @usableFromInline typealias Input = Value
     @usableFromInline typealias Output = Value
     @usableFromInline typealias InputError = Never
@@ -52,7 +52,7 @@ struct PromoteErrorOperator<Value, F: Swift.Error>: UnaryOperator {
     init() {}
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Value, Never>.Event) -> Void
+    func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Value, Never>.Event) -> Void
     where Sink.Value == Value, Sink.Error == F {
         { event in
             switch event {
@@ -67,7 +67,7 @@ struct PromoteErrorOperator<Value, F: Swift.Error>: UnaryOperator {
 
 /// `promoteValue`.
 @usableFromInline
-struct PromoteValueOperator<U, Error: Swift.Error>: UnaryOperator {
+struct _PromoteValueOperator<U, Error: Swift.Error>: _UnaryOperator {
     @usableFromInline typealias Input = Never
     @usableFromInline typealias Output = U
     @usableFromInline typealias InputError = Error
@@ -77,7 +77,7 @@ struct PromoteValueOperator<U, Error: Swift.Error>: UnaryOperator {
     init() {}
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Never, Error>.Event) -> Void
+    func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Never, Error>.Event) -> Void
     where Sink.Value == U, Sink.Error == Error {
         { event in
             switch event {
@@ -94,7 +94,7 @@ extension SignalProducer where Error == Never {
     /// `Signal.promoteError(_:)` on every run. One link per start.
     @inlinable
     public func promoteError<F>(_: F.Type = F.self) -> SignalProducer<Value, F> {
-        lift(PromoteErrorOperator())
+        _lift(_PromoteErrorOperator())
     }
 
     /// Returns `self`: promoting `Never` to `Never` changes nothing.
@@ -108,7 +108,7 @@ extension SignalProducer where Value == Never {
     /// `Signal.promoteValue(_:)` on every run. One link per start.
     @inlinable
     public func promoteValue<U>(_: U.Type = U.self) -> SignalProducer<U, Error> {
-        lift(PromoteValueOperator())
+        _lift(_PromoteValueOperator())
     }
 
     /// Returns `self`: promoting `Never` to `Never` changes nothing.

@@ -11,7 +11,7 @@ extension Signal {
     ///   - nextPartialResult: Combines the result so far with a value.
     @inlinable
     public func reduce<U>(_ initialResult: U, _ nextPartialResult: @escaping (U, Value) -> U) -> Signal<U, Error> {
-        lift(ReduceOperator(initialResult: initialResult) { result, value in result = nextPartialResult(result, value) })
+        _lift(_ReduceOperator(initialResult: initialResult) { result, value in result = nextPartialResult(result, value) })
     }
 
     /// Combines every value into one result, updated in place, and sends it
@@ -20,13 +20,13 @@ extension Signal {
     /// Same event semantics as `reduce(_:_:)`.
     @inlinable
     public func reduce<U>(into initialResult: U, _ nextPartialResult: @escaping (inout U, Value) -> Void) -> Signal<U, Error> {
-        lift(ReduceOperator(initialResult: initialResult, nextPartialResult: nextPartialResult))
+        _lift(_ReduceOperator(initialResult: initialResult, nextPartialResult: nextPartialResult))
     }
 }
 
 /// `reduce(into:_:)`.
 @usableFromInline
-struct ReduceOperator<Value, U, Error: Swift.Error>: UnaryOperator {
+struct _ReduceOperator<Value, U, Error: Swift.Error>: _UnaryOperator {
     @usableFromInline typealias Input = Value
     @usableFromInline typealias Output = U
     @usableFromInline typealias InputError = Error
@@ -38,7 +38,7 @@ struct ReduceOperator<Value, U, Error: Swift.Error>: UnaryOperator {
     init(initialResult: U, nextPartialResult: @escaping (inout U, Value) -> Void) { self.initialResult = initialResult; self.nextPartialResult = nextPartialResult }
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
+    func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == U, Sink.Error == Error {
         var result = initialResult
         return { event in
@@ -62,13 +62,13 @@ extension SignalProducer {
     /// One link per start.
     @inlinable
     public func reduce<U>(_ initialResult: U, _ nextPartialResult: @escaping (U, Value) -> U) -> SignalProducer<U, Error> {
-        lift(ReduceOperator(initialResult: initialResult) { result, value in result = nextPartialResult(result, value) })
+        _lift(_ReduceOperator(initialResult: initialResult) { result, value in result = nextPartialResult(result, value) })
     }
 
     /// `Signal.reduce(into:_:)` on every run (each run starts from
     /// `initialResult`). One link per start.
     @inlinable
     public func reduce<U>(into initialResult: U, _ nextPartialResult: @escaping (inout U, Value) -> Void) -> SignalProducer<U, Error> {
-        lift(ReduceOperator(initialResult: initialResult, nextPartialResult: nextPartialResult))
+        _lift(_ReduceOperator(initialResult: initialResult, nextPartialResult: nextPartialResult))
     }
 }

@@ -14,11 +14,11 @@ extension Signal {
     /// has lost every observer and reference.
     @inlinable
     public func sample<T>(with sampler: Signal<T, Never>) -> Signal<(Value, T), Error> {
-        funnel({ (downstream: HeldCore<(Value, T), Error>) in
+        _funnel({ (downstream: _HeldCore<(Value, T), Error>) in
             var latest: Value?
             var sourceCompleted = false
             var samplerCompleted = false
-            return { (tag: Pair<Event, Signal<T, Never>.Event>) in
+            return { (tag: _Pair<Event, Signal<T, Never>.Event>) in
                 switch tag {
                 case let .first(.value(value)):
                     latest = value

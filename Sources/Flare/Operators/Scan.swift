@@ -10,7 +10,7 @@ extension Signal {
     ///   - nextPartialResult: Combines the result so far with a value.
     @inlinable
     public func scan<U>(_ initialResult: U, _ nextPartialResult: @escaping (U, Value) -> U) -> Signal<U, Error> {
-        lift(ScanMapOperator.scan(initialResult, nextPartialResult))
+        _lift(_ScanMapOperator.scan(initialResult, nextPartialResult))
     }
 
     /// Combines each value into a running result, updated in place, and
@@ -19,7 +19,7 @@ extension Signal {
     /// Same event semantics as `scan(_:_:)`.
     @inlinable
     public func scan<U>(into initialResult: U, _ nextPartialResult: @escaping (inout U, Value) -> Void) -> Signal<U, Error> {
-        lift(ScanMapOperator.scan(into: initialResult, nextPartialResult))
+        _lift(_ScanMapOperator.scan(into: initialResult, nextPartialResult))
     }
 
     /// Threads a state through the values and sends an output computed with
@@ -30,7 +30,7 @@ extension Signal {
     /// Observes upstream until either terminates.
     @inlinable
     public func scanMap<State, U>(_ initialState: State, _ next: @escaping (State, Value) -> (State, U)) -> Signal<U, Error> {
-        lift(ScanMapOperator.scanMap(initialState, next))
+        _lift(_ScanMapOperator.scanMap(initialState, next))
     }
 
     /// Threads a state, updated in place, through the values and sends an
@@ -39,7 +39,7 @@ extension Signal {
     /// Same event semantics as `scanMap(_:_:)`.
     @inlinable
     public func scanMap<State, U>(into initialState: State, _ next: @escaping (inout State, Value) -> U) -> Signal<U, Error> {
-        lift(ScanMapOperator(initialState: initialState, next: next))
+        _lift(_ScanMapOperator(initialState: initialState, next: next))
     }
 
     /// Sends each value paired with the value before it, starting with the
@@ -49,7 +49,7 @@ extension Signal {
     /// unchanged. Observes upstream until either terminates.
     @inlinable
     public func combinePrevious() -> Signal<(Value, Value), Error> {
-        combinePrevious(seed: nil)
+        _combinePrevious(seed: nil)
     }
 
     /// Sends each value paired with the value before it; the first value is
@@ -59,21 +59,21 @@ extension Signal {
     /// either terminates.
     @inlinable
     public func combinePrevious(_ initial: Value) -> Signal<(Value, Value), Error> {
-        combinePrevious(seed: .some(initial))
+        _combinePrevious(seed: .some(initial))
     }
 
     /// `seed` is `Value?` rather than a defaulted `Value`: when `Value` is
     /// itself optional, a `nil` initial value must stay distinct from no
     /// initial value.
     @inlinable
-    func combinePrevious(seed: Value?) -> Signal<(Value, Value), Error> {
-        lift(CombinePreviousOperator(seed: seed))
+    func _combinePrevious(seed: Value?) -> Signal<(Value, Value), Error> {
+        _lift(_CombinePreviousOperator(seed: seed))
     }
 }
 
 /// `scanMap(into:_:)`, under every `scan`.
 @usableFromInline
-struct ScanMapOperator<Value, State, U, Error: Swift.Error>: UnaryOperator {
+struct _ScanMapOperator<Value, State, U, Error: Swift.Error>: _UnaryOperator {
     @usableFromInline typealias Input = Value
     @usableFromInline typealias Output = U
     @usableFromInline typealias InputError = Error
@@ -85,7 +85,7 @@ struct ScanMapOperator<Value, State, U, Error: Swift.Error>: UnaryOperator {
     init(initialState: State, next: @escaping (inout State, Value) -> U) { self.initialState = initialState; self.next = next }
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
+    func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == U, Sink.Error == Error {
         var state = initialState
         return { event in
@@ -101,7 +101,7 @@ struct ScanMapOperator<Value, State, U, Error: Swift.Error>: UnaryOperator {
 
 /// `combinePrevious`.
 @usableFromInline
-struct CombinePreviousOperator<Value, Error: Swift.Error>: UnaryOperator {
+struct _CombinePreviousOperator<Value, Error: Swift.Error>: _UnaryOperator {
     @usableFromInline typealias Input = Value
     @usableFromInline typealias Output = (Value, Value)
     @usableFromInline typealias InputError = Error
@@ -112,7 +112,7 @@ struct CombinePreviousOperator<Value, Error: Swift.Error>: UnaryOperator {
     init(seed: Value?) { self.seed = seed }
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
+    func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == (Value, Value), Sink.Error == Error {
         var previous = seed
         return { event in
@@ -133,62 +133,62 @@ extension SignalProducer {
     /// `initialResult`). One link per start.
     @inlinable
     public func scan<U>(_ initialResult: U, _ nextPartialResult: @escaping (U, Value) -> U) -> SignalProducer<U, Error> {
-        lift(ScanMapOperator.scan(initialResult, nextPartialResult))
+        _lift(_ScanMapOperator.scan(initialResult, nextPartialResult))
     }
 
     /// `Signal.scan(into:_:)` on every run. One link per start.
     @inlinable
     public func scan<U>(into initialResult: U, _ nextPartialResult: @escaping (inout U, Value) -> Void) -> SignalProducer<U, Error> {
-        lift(ScanMapOperator.scan(into: initialResult, nextPartialResult))
+        _lift(_ScanMapOperator.scan(into: initialResult, nextPartialResult))
     }
 
     /// `Signal.scanMap(_:_:)` on every run. One link per start.
     @inlinable
     public func scanMap<State, U>(_ initialState: State, _ next: @escaping (State, Value) -> (State, U)) -> SignalProducer<U, Error> {
-        lift(ScanMapOperator.scanMap(initialState, next))
+        _lift(_ScanMapOperator.scanMap(initialState, next))
     }
 
     /// `Signal.scanMap(into:_:)` on every run. One link per start.
     @inlinable
     public func scanMap<State, U>(into initialState: State, _ next: @escaping (inout State, Value) -> U) -> SignalProducer<U, Error> {
-        lift(ScanMapOperator(initialState: initialState, next: next))
+        _lift(_ScanMapOperator(initialState: initialState, next: next))
     }
 
     /// `Signal.combinePrevious()` on every run. One link per start.
     @inlinable
     public func combinePrevious() -> SignalProducer<(Value, Value), Error> {
-        lift(CombinePreviousOperator(seed: nil))
+        _lift(_CombinePreviousOperator(seed: nil))
     }
 
     /// `Signal.combinePrevious(_:)` on every run. One link per start.
     @inlinable
     public func combinePrevious(_ initial: Value) -> SignalProducer<(Value, Value), Error> {
-        lift(CombinePreviousOperator(seed: .some(initial)))
+        _lift(_CombinePreviousOperator(seed: .some(initial)))
     }
 }
 
-extension ScanMapOperator where State == U {
+extension _ScanMapOperator where State == U {
     /// `scan(_:_:)`: the running result is both the state and the output.
     @inlinable
-    static func scan(_ initialResult: U, _ nextPartialResult: @escaping (U, Value) -> U) -> ScanMapOperator {
+    static func scan(_ initialResult: U, _ nextPartialResult: @escaping (U, Value) -> U) -> _ScanMapOperator {
         scan(into: initialResult) { result, value in result = nextPartialResult(result, value) }
     }
 
     /// `scan(into:_:)`.
     @inlinable
-    static func scan(into initialResult: U, _ nextPartialResult: @escaping (inout U, Value) -> Void) -> ScanMapOperator {
-        ScanMapOperator(initialState: initialResult) { result, value in
+    static func scan(into initialResult: U, _ nextPartialResult: @escaping (inout U, Value) -> Void) -> _ScanMapOperator {
+        _ScanMapOperator(initialState: initialResult) { result, value in
             nextPartialResult(&result, value)
             return result
         }
     }
 }
 
-extension ScanMapOperator {
+extension _ScanMapOperator {
     /// `scanMap(_:_:)`: the state threaded by value.
     @inlinable
-    static func scanMap(_ initialState: State, _ next: @escaping (State, Value) -> (State, U)) -> ScanMapOperator {
-        ScanMapOperator(initialState: initialState) { state, value in
+    static func scanMap(_ initialState: State, _ next: @escaping (State, Value) -> (State, U)) -> _ScanMapOperator {
+        _ScanMapOperator(initialState: initialState) { state, value in
             let (nextState, output) = next(state, value)
             state = nextState
             return output

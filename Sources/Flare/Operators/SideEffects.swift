@@ -21,7 +21,7 @@ extension Signal {
         disposed: (() -> Void)? = nil,
         value: ((Value) -> Void)? = nil
     ) -> Signal<Value, Error> {
-        lift(SideEffectsOperator(
+        _lift(_SideEffectsOperator(
             event: event, failed: failed, completed: completed, interrupted: interrupted,
             terminated: terminated, disposed: disposed, value: value))
     }
@@ -29,7 +29,7 @@ extension Signal {
 
 /// `on(...)`: side effects.
 @usableFromInline
-struct SideEffectsOperator<Value, Error: Swift.Error>: FilteringOperator {
+struct _SideEffectsOperator<Value, Error: Swift.Error>: _FilteringOperator {
     @usableFromInline let event: ((Signal<Value, Error>.Event) -> Void)?
     @usableFromInline let failed: ((Error) -> Void)?
     @usableFromInline let completed: (() -> Void)?
@@ -53,7 +53,7 @@ struct SideEffectsOperator<Value, Error: Swift.Error>: FilteringOperator {
     }
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
+    func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == Value, Sink.Error == Error {
         if let disposed { downstream.lifetime.observeEnded(disposed) }
         return { received in
@@ -89,7 +89,7 @@ extension SignalProducer {
         disposed: (() -> Void)? = nil,
         value: ((Value) -> Void)? = nil
     ) -> SignalProducer<Value, Error> {
-        let lifted = lift(SideEffectsOperator(
+        let lifted = _lift(_SideEffectsOperator(
             event: event, failed: failed, completed: completed, interrupted: interrupted,
             terminated: terminated, disposed: disposed, value: value))
         guard starting != nil || started != nil else { return lifted }

@@ -7,8 +7,8 @@ extension Signal {
     /// - Precondition: `count >= 0`.
     @inlinable
     public func skip(first count: Int) -> Signal<Value, Error> {
-        guard SkipFirstOperator<Value, Error>.skipsAny(count) else { return self }
-        return lift(SkipFirstOperator(count: count))
+        guard _SkipFirstOperator<Value, Error>.skipsAny(count) else { return self }
+        return _lift(_SkipFirstOperator(count: count))
     }
 
     /// Drops values while `shouldContinue` returns true; from the first value
@@ -20,7 +20,7 @@ extension Signal {
     /// until either terminates.
     @inlinable
     public func skip(while shouldContinue: @escaping (Value) -> Bool) -> Signal<Value, Error> {
-        lift(SkipWhileOperator(shouldContinue: shouldContinue))
+        _lift(_SkipWhileOperator(shouldContinue: shouldContinue))
     }
 
     /// Drops each value that `isEquivalent` deems equivalent to the last
@@ -31,7 +31,7 @@ extension Signal {
     /// until either terminates.
     @inlinable
     public func skipRepeats(_ isEquivalent: @escaping (Value, Value) -> Bool) -> Signal<Value, Error> {
-        lift(SkipRepeatsOperator(isEquivalent: isEquivalent))
+        _lift(_SkipRepeatsOperator(isEquivalent: isEquivalent))
     }
 
     /// Forwards a value only if its identity, as given by `transform`, has
@@ -42,7 +42,7 @@ extension Signal {
     /// unchanged. Observes upstream until either terminates.
     @inlinable
     public func uniqueValues<Identity: Hashable>(_ transform: @escaping (Value) -> Identity) -> Signal<Value, Error> {
-        lift(UniqueValuesOperator(transform: transform))
+        _lift(_UniqueValuesOperator(transform: transform))
     }
 
 }
@@ -85,7 +85,7 @@ extension Signal where Value: Hashable {
 
 /// `skip(first:)`.
 @usableFromInline
-struct SkipFirstOperator<Value, Error: Swift.Error>: FilteringOperator {
+struct _SkipFirstOperator<Value, Error: Swift.Error>: _FilteringOperator {
     @usableFromInline let count: Int
 
     @inlinable
@@ -99,7 +99,7 @@ struct SkipFirstOperator<Value, Error: Swift.Error>: FilteringOperator {
     }
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
+    func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == Value, Sink.Error == Error {
         var remaining = count
         return { event in
@@ -114,14 +114,14 @@ struct SkipFirstOperator<Value, Error: Swift.Error>: FilteringOperator {
 
 /// `skip(while:)`.
 @usableFromInline
-struct SkipWhileOperator<Value, Error: Swift.Error>: FilteringOperator {
+struct _SkipWhileOperator<Value, Error: Swift.Error>: _FilteringOperator {
     @usableFromInline let shouldContinue: (Value) -> Bool
 
     @inlinable
     init(shouldContinue: @escaping (Value) -> Bool) { self.shouldContinue = shouldContinue }
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
+    func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == Value, Sink.Error == Error {
         var isSkipping = true
         return { [shouldContinue] event in
@@ -136,14 +136,14 @@ struct SkipWhileOperator<Value, Error: Swift.Error>: FilteringOperator {
 
 /// `skipRepeats(_:)`.
 @usableFromInline
-struct SkipRepeatsOperator<Value, Error: Swift.Error>: FilteringOperator {
+struct _SkipRepeatsOperator<Value, Error: Swift.Error>: _FilteringOperator {
     @usableFromInline let isEquivalent: (Value, Value) -> Bool
 
     @inlinable
     init(isEquivalent: @escaping (Value, Value) -> Bool) { self.isEquivalent = isEquivalent }
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
+    func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == Value, Sink.Error == Error {
         var last: Value?
         return { [isEquivalent] event in
@@ -158,14 +158,14 @@ struct SkipRepeatsOperator<Value, Error: Swift.Error>: FilteringOperator {
 
 /// `uniqueValues(_:)`.
 @usableFromInline
-struct UniqueValuesOperator<Value, Error: Swift.Error, Identity: Hashable>: FilteringOperator {
+struct _UniqueValuesOperator<Value, Error: Swift.Error, Identity: Hashable>: _FilteringOperator {
     @usableFromInline let transform: (Value) -> Identity
 
     @inlinable
     init(transform: @escaping (Value) -> Identity) { self.transform = transform }
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
+    func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == Value, Sink.Error == Error {
         var seen = Set<Identity>()
         return { [transform] event in
@@ -182,28 +182,28 @@ extension SignalProducer {
     /// - Precondition: `count >= 0`.
     @inlinable
     public func skip(first count: Int) -> SignalProducer<Value, Error> {
-        guard SkipFirstOperator<Value, Error>.skipsAny(count) else { return self }
-        return lift(SkipFirstOperator(count: count))
+        guard _SkipFirstOperator<Value, Error>.skipsAny(count) else { return self }
+        return _lift(_SkipFirstOperator(count: count))
     }
 
     /// `Signal.skip(while:)` on every run: drops values while
     /// `shouldContinue` holds. One link per start.
     @inlinable
     public func skip(while shouldContinue: @escaping (Value) -> Bool) -> SignalProducer<Value, Error> {
-        lift(SkipWhileOperator(shouldContinue: shouldContinue))
+        _lift(_SkipWhileOperator(shouldContinue: shouldContinue))
     }
 
     /// `Signal.skipRepeats(_:)` on every run. One link per start.
     @inlinable
     public func skipRepeats(_ isEquivalent: @escaping (Value, Value) -> Bool) -> SignalProducer<Value, Error> {
-        lift(SkipRepeatsOperator(isEquivalent: isEquivalent))
+        _lift(_SkipRepeatsOperator(isEquivalent: isEquivalent))
     }
 
     /// `Signal.uniqueValues(_:)` on every run (each run keeps its own set).
     /// One link per start.
     @inlinable
     public func uniqueValues<Identity: Hashable>(_ transform: @escaping (Value) -> Identity) -> SignalProducer<Value, Error> {
-        lift(UniqueValuesOperator(transform: transform))
+        _lift(_UniqueValuesOperator(transform: transform))
     }
 
     /// `Signal.skipNil()` on every run. One link per start.

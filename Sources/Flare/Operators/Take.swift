@@ -11,8 +11,8 @@ extension Signal {
     /// - Precondition: `count >= 0`.
     @inlinable
     public func take(first count: Int) -> Signal<Value, Error> {
-        guard TakeFirstOperator<Value, Error>.takesAny(count) else { return .empty }
-        return lift(TakeFirstOperator(count: count))
+        guard _TakeFirstOperator<Value, Error>.takesAny(count) else { return .empty }
+        return _lift(_TakeFirstOperator(count: count))
     }
 
     /// Waits for upstream to complete, then sends its last `count` values
@@ -26,7 +26,7 @@ extension Signal {
     /// - Precondition: `count >= 0`.
     @inlinable
     public func take(last count: Int) -> Signal<Value, Error> {
-        lift(TakeLastOperator(count: count))
+        _lift(_TakeLastOperator(count: count))
     }
 
     /// Forwards values while `shouldContinue` returns true; at the first
@@ -37,7 +37,7 @@ extension Signal {
     /// before that pass through unchanged.
     @inlinable
     public func take(while shouldContinue: @escaping (Value) -> Bool) -> Signal<Value, Error> {
-        lift(TakeWhileOperator(shouldContinue: shouldContinue, forwardingTheLast: false))
+        _lift(_TakeWhileOperator(shouldContinue: shouldContinue, forwardingTheLast: false))
     }
 
     /// Forwards values while `shouldContinue` returns true; the first value
@@ -52,7 +52,7 @@ extension Signal {
     /// operator: it completes when another signal fires.
     @inlinable
     public func take(until shouldContinue: @escaping (Value) -> Bool) -> Signal<Value, Error> {
-        lift(TakeWhileOperator(shouldContinue: shouldContinue, forwardingTheLast: true))
+        _lift(_TakeWhileOperator(shouldContinue: shouldContinue, forwardingTheLast: true))
     }
 
     /// Forwards every event until `lifetime` ends, then completes.
@@ -85,7 +85,7 @@ extension Signal {
 
 /// `take(first:)`.
 @usableFromInline
-struct TakeFirstOperator<Value, Error: Swift.Error>: FilteringOperator {
+struct _TakeFirstOperator<Value, Error: Swift.Error>: _FilteringOperator {
     @usableFromInline let count: Int
 
     @inlinable
@@ -100,7 +100,7 @@ struct TakeFirstOperator<Value, Error: Swift.Error>: FilteringOperator {
     }
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
+    func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == Value, Sink.Error == Error {
         var remaining = count
         return { event in
@@ -118,7 +118,7 @@ struct TakeFirstOperator<Value, Error: Swift.Error>: FilteringOperator {
 
 /// `take(last:)`.
 @usableFromInline
-struct TakeLastOperator<Value, Error: Swift.Error>: FilteringOperator {
+struct _TakeLastOperator<Value, Error: Swift.Error>: _FilteringOperator {
     @usableFromInline let count: Int
 
     @inlinable
@@ -128,7 +128,7 @@ struct TakeLastOperator<Value, Error: Swift.Error>: FilteringOperator {
     }
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
+    func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == Value, Sink.Error == Error {
         // A ring: once full, `oldest` is where the next value overwrites.
         var ring: [Value] = []
@@ -161,7 +161,7 @@ struct TakeLastOperator<Value, Error: Swift.Error>: FilteringOperator {
 
 /// `take(while:)`.
 @usableFromInline
-struct TakeWhileOperator<Value, Error: Swift.Error>: FilteringOperator {
+struct _TakeWhileOperator<Value, Error: Swift.Error>: _FilteringOperator {
     @usableFromInline let shouldContinue: (Value) -> Bool
     /// `take(until:)`: each value is forwarded before `shouldContinue` sees
     /// it, so the value that ends the operator is forwarded too.
@@ -174,7 +174,7 @@ struct TakeWhileOperator<Value, Error: Swift.Error>: FilteringOperator {
     }
 
     @inlinable
-    func attach<Sink: EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
+    func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == Value, Sink.Error == Error {
         var isTaking = true
         return { [shouldContinue, forwardingTheLast] event in
@@ -203,8 +203,8 @@ extension SignalProducer {
     /// - Precondition: `count >= 0`.
     @inlinable
     public func take(first count: Int) -> SignalProducer<Value, Error> {
-        guard TakeFirstOperator<Value, Error>.takesAny(count) else { return .empty }
-        return lift(TakeFirstOperator(count: count))
+        guard _TakeFirstOperator<Value, Error>.takesAny(count) else { return .empty }
+        return _lift(_TakeFirstOperator(count: count))
     }
 
     /// `Signal.take(last:)` on every run: on completion, the last `count`
@@ -213,14 +213,14 @@ extension SignalProducer {
     /// - Precondition: `count >= 0`.
     @inlinable
     public func take(last count: Int) -> SignalProducer<Value, Error> {
-        lift(TakeLastOperator(count: count))
+        _lift(_TakeLastOperator(count: count))
     }
 
     /// `Signal.take(while:)` on every run: values while `shouldContinue`
     /// holds, then `completed`, which ends the run. One link per start.
     @inlinable
     public func take(while shouldContinue: @escaping (Value) -> Bool) -> SignalProducer<Value, Error> {
-        lift(TakeWhileOperator(shouldContinue: shouldContinue, forwardingTheLast: false))
+        _lift(_TakeWhileOperator(shouldContinue: shouldContinue, forwardingTheLast: false))
     }
 
     /// `Signal.take(until:)` with a predicate, on every run: values while
@@ -228,7 +228,7 @@ extension SignalProducer {
     /// which ends the run. One link per start.
     @inlinable
     public func take(until shouldContinue: @escaping (Value) -> Bool) -> SignalProducer<Value, Error> {
-        lift(TakeWhileOperator(shouldContinue: shouldContinue, forwardingTheLast: true))
+        _lift(_TakeWhileOperator(shouldContinue: shouldContinue, forwardingTheLast: true))
     }
 
     /// `Signal.take(during:)` on every run: completes the run when

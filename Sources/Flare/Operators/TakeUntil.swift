@@ -14,8 +14,8 @@ extension Signal {
     /// output has lost every observer and reference.
     @inlinable
     public func take(until trigger: Signal<(), Never>) -> Signal<Value, Error> {
-        funnel({ (downstream: HeldCore<Value, Error>) in
-            { (tag: Pair<Event, Signal<(), Never>.Event>) in
+        _funnel({ (downstream: _HeldCore<Value, Error>) in
+            { (tag: _Pair<Event, Signal<(), Never>.Event>) in
                 switch tag {
                 case let .first(event):
                     downstream.deliverHeld(event)
@@ -47,9 +47,9 @@ extension Signal {
     @inlinable
     public func take(untilReplacement replacement: Signal<Value, Error>) -> Signal<Value, Error> {
         let sourceObservation = SerialDisposable()
-        return funnel({ (downstream: HeldCore<Value, Error>) in
+        return _funnel({ (downstream: _HeldCore<Value, Error>) in
             var replaced = false
-            return { (tag: Pair<Event, Event>) in
+            return { (tag: _Pair<Event, Event>) in
                 switch tag {
                 case let .first(event):
                     if replaced { return }
@@ -89,10 +89,10 @@ extension Signal {
     @inlinable
     public func skip(until trigger: Signal<(), Never>) -> Signal<Value, Error> {
         let triggerObservation = SerialDisposable()
-        let makeAction = { (downstream: HeldCore<Value, Error>) in
+        let makeAction = { (downstream: _HeldCore<Value, Error>) in
             var triggered = false
             var sourceTerminated = false
-            return { (tag: Pair<Event, Signal<(), Never>.Event>) in
+            return { (tag: _Pair<Event, Signal<(), Never>.Event>) in
                 switch tag {
                 case let .first(event):
                     if triggered {
@@ -110,7 +110,7 @@ extension Signal {
                 }
             }
         }
-        return funnel(makeAction, interruptsWhenInputsEnd: false) { input, observations in
+        return _funnel(makeAction, interruptsWhenInputsEnd: false) { input, observations in
             observations += triggerObservation
             triggerObservation.inner = trigger.observe { input.send(value: .second($0)) }
             observations += self.observe { input.send(value: .first($0)) }

@@ -29,9 +29,9 @@ extension Signal {
     /// ends: the scheduled actions keep the funnel alive.
     func scheduledFunnel<Tick, U, F>(
         on scheduler: Scheduler,
-        _ makeAction: (_ emit: HeldCore<U, F>, _ tick: @escaping (Tick) -> Void) -> (Pair<Event, Tick>) -> Void
+        _ makeAction: (_ emit: _HeldCore<U, F>, _ tick: @escaping (Tick) -> Void) -> (_Pair<Event, Tick>) -> Void
     ) -> Signal<U, F> {
-        let emissions: Signal<U, F> = funnel(
+        let emissions: Signal<U, F> = _funnel(
             withInput: { emit, input in
                 makeAction(emit) { input.send(value: .second($0)) }
             },
@@ -103,7 +103,7 @@ extension Signal {
     /// - Precondition: `interval` is not negative.
     public func throttle(_ interval: TimeInterval, on scheduler: DateScheduler) -> Signal<Value, Error> {
         flarePrecondition(interval >= 0, "throttle needs a non-negative interval")
-        return scheduledFunnel(on: scheduler) { (emit: HeldCore<Value, Error>, tick: @escaping (Date) -> Void) in
+        return scheduledFunnel(on: scheduler) { (emit: _HeldCore<Value, Error>, tick: @escaping (Date) -> Void) in
             var held: Value?
             var lastSent: Date?
             let scheduled = SerialDisposable()
@@ -151,10 +151,10 @@ extension Signal {
     /// Both observations are disposed when the output terminates, or when it
     /// has lost every observer and reference.
     public func throttle(while shouldThrottle: Signal<Bool, Never>, on scheduler: Scheduler) -> Signal<Value, Error> {
-        let emissions: Signal<Value, Error> = funnel({ (emit: HeldCore<Value, Error>) in
+        let emissions: Signal<Value, Error> = _funnel({ (emit: _HeldCore<Value, Error>) in
             var isThrottled = false
             var held: Value?
-            return { (tag: Pair<Event, Signal<Bool, Never>.Event>) in
+            return { (tag: _Pair<Event, Signal<Bool, Never>.Event>) in
                 switch tag {
                 case let .first(.value(value)):
                     if isThrottled { held = value } else { emit.deliverHeld(.value(value)) }
@@ -205,7 +205,7 @@ extension Signal {
         flarePrecondition(interval >= 0, "debounce needs a non-negative interval")
         // A tick is `false` when a wait ends, `true` when the wait for the
         // last value before completion ends.
-        return scheduledFunnel(on: scheduler) { (emit: HeldCore<Value, Error>, tick: @escaping (Bool) -> Void) in
+        return scheduledFunnel(on: scheduler) { (emit: _HeldCore<Value, Error>, tick: @escaping (Bool) -> Void) in
             var waiting: Value?
             var lastReceived = Date.distantPast
             let scheduled = SerialDisposable()
@@ -262,7 +262,7 @@ extension Signal {
         skipEmpty: Bool = false,
         discardWhenCompleted: Bool = true
     ) -> Signal<[Value], Error> {
-        scheduledFunnel(on: scheduler) { (emit: HeldCore<[Value], Error>, tick: @escaping (()) -> Void) in
+        scheduledFunnel(on: scheduler) { (emit: _HeldCore<[Value], Error>, tick: @escaping (()) -> Void) in
             var collected: [Value] = []
             var isCompleted = false
             let timer = SerialDisposable()
@@ -316,7 +316,7 @@ extension Signal {
     /// reference.
     public func lazyMap<U>(on scheduler: Scheduler, transform: @escaping (Value) -> U) -> Signal<U, Error> {
         let latest: Signal<Value, Error> = scheduledFunnel(on: scheduler) {
-            (emit: HeldCore<Value, Error>, tick: @escaping (()) -> Void) in
+            (emit: _HeldCore<Value, Error>, tick: @escaping (()) -> Void) in
             var waiting: Value?
             let scheduled = SerialDisposable()
             emit.lifetime += scheduled
@@ -386,7 +386,7 @@ extension Signal where Error == Never {
         raising error: NewError,
         on scheduler: DateScheduler
     ) -> Signal<Value, NewError> {
-        let promoted: Signal<Value, NewError> = liftCore { downstream in
+        let promoted: Signal<Value, NewError> = _liftCore { downstream in
             { event in
                 switch event {
                 case let .value(value): downstream.deliverHeld(.value(value))

@@ -13,9 +13,9 @@ extension Signal {
     /// has lost every observer and reference.
     @inlinable
     public func withLatest<U>(from samplee: Signal<U, Never>) -> Signal<(Value, U), Error> {
-        funnel({ (downstream: HeldCore<(Value, U), Error>) in
+        _funnel({ (downstream: _HeldCore<(Value, U), Error>) in
             var latest: U?
-            return { (tag: Pair<Event, Signal<U, Never>.Event>) in
+            return { (tag: _Pair<Event, Signal<U, Never>.Event>) in
                 switch tag {
                 case let .first(.value(value)):
                     if let latest { downstream.deliverHeld(.value((value, latest))) }

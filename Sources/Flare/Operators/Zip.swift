@@ -5,18 +5,18 @@
 /// can be formed); `failed` or `interrupted` at the first failure or
 /// interruption of any input.
 @inlinable
-func zipEngine<Inputs: InputList, Shape: TupleShape>(
+func _zipEngine<Inputs: _InputList, Shape: _TupleShape>(
     _ inputs: Inputs, as shape: Shape.Type
 ) -> Signal<Shape.Flat, Inputs.Failure> where Shape.Nested == Inputs.Values {
-    funnel(inputs) { (downstream: HeldCore<Shape.Flat, Inputs.Failure>) in
-        var state = ZipState(inputs.makeQueues(), count: inputs.count)
+    _funnel(inputs) { (downstream: _HeldCore<Shape.Flat, Inputs.Failure>) in
+        var state = _ZipState(inputs.makeQueues(), count: inputs.count)
         return { tag in state.receive(tag).deliver(to: downstream, as: Shape.self) }
     }
 }
 
 /// The state of a `zip`.
 @usableFromInline
-struct ZipState<Queues: QueuedValues> {
+struct _ZipState<Queues: _QueuedValues> {
     @usableFromInline
     var queues: Queues
 
@@ -38,8 +38,8 @@ struct ZipState<Queues: QueuedValues> {
     }
 
     @inlinable
-    mutating func receive(_ tag: Queues.Tag) -> EngineOutput<Queues.Values, Queues.Failure> {
-        var change = QueueChange()
+    mutating func receive(_ tag: Queues.Tag) -> _EngineOutput<Queues.Values, Queues.Failure> {
+        var change = _QueueChange()
         switch queues.receive(tag, othersReady: ready == count - 1, &change) {
         case let .tuple(values):
             ready -= change.emptied
@@ -74,7 +74,7 @@ extension Signal {
     /// output terminates, or when it has lost every observer and reference.
     @inlinable
     public func zip<U>(with other: Signal<U, Error>) -> Signal<(Value, U), Error> {
-        zipEngine(InputPair(SingleInput(self), SingleInput(other)), as: AsIs.self)
+        _zipEngine(_InputPair(_SingleInput(self), _SingleInput(other)), as: _AsIs.self)
     }
 
     /// Zips the values of all `signals`: the Nth array holds the Nth value of
@@ -93,7 +93,7 @@ extension Signal {
     where S.Element == Signal<Value, Error> {
         let inputs = Array(signals)
         guard !inputs.isEmpty else { return .never }
-        return zipEngine(InputArray(inputs), as: AsIs.self)
+        return _zipEngine(_InputArray(inputs), as: _AsIs.self)
     }
 
     /// Zips the values of `a` and `b`, as `zip(with:)`.
@@ -108,7 +108,7 @@ extension Signal {
     public static func zip<B, C>(
         _ a: Signal<Value, Error>, _ b: Signal<B, Error>, _ c: Signal<C, Error>
     ) -> Signal<(Value, B, C), Error> {
-        zipEngine(InputPair(SingleInput(a), InputPair(SingleInput(b), SingleInput(c))), as: Tuple3.self)
+        _zipEngine(_InputPair(_SingleInput(a), _InputPair(_SingleInput(b), _SingleInput(c))), as: _Tuple3.self)
     }
 
     /// Zips the values of all the signals, as `zip(with:)` does for two: the
@@ -117,7 +117,7 @@ extension Signal {
     public static func zip<B, C, D>(
         _ a: Signal<Value, Error>, _ b: Signal<B, Error>, _ c: Signal<C, Error>, _ d: Signal<D, Error>
     ) -> Signal<(Value, B, C, D), Error> {
-        zipEngine(InputPair(InputPair(SingleInput(a), SingleInput(b)), InputPair(SingleInput(c), SingleInput(d))), as: Tuple4.self)
+        _zipEngine(_InputPair(_InputPair(_SingleInput(a), _SingleInput(b)), _InputPair(_SingleInput(c), _SingleInput(d))), as: _Tuple4.self)
     }
 
     /// Zips the values of all the signals, as `zip(with:)` does for two: the
@@ -130,7 +130,7 @@ extension Signal {
         _ d: Signal<D, Error>,
         _ e: Signal<E, Error>
     ) -> Signal<(Value, B, C, D, E), Error> {
-        zipEngine(InputPair(InputPair(SingleInput(a), SingleInput(b)), InputPair(SingleInput(c), InputPair(SingleInput(d), SingleInput(e)))), as: Tuple5.self)
+        _zipEngine(_InputPair(_InputPair(_SingleInput(a), _SingleInput(b)), _InputPair(_SingleInput(c), _InputPair(_SingleInput(d), _SingleInput(e)))), as: _Tuple5.self)
     }
 
     /// Zips the values of all the signals, as `zip(with:)` does for two: the
@@ -144,7 +144,7 @@ extension Signal {
         _ e: Signal<E, Error>,
         _ f: Signal<F, Error>
     ) -> Signal<(Value, B, C, D, E, F), Error> {
-        zipEngine(InputPair(InputPair(SingleInput(a), InputPair(SingleInput(b), SingleInput(c))), InputPair(SingleInput(d), InputPair(SingleInput(e), SingleInput(f)))), as: Tuple6.self)
+        _zipEngine(_InputPair(_InputPair(_SingleInput(a), _InputPair(_SingleInput(b), _SingleInput(c))), _InputPair(_SingleInput(d), _InputPair(_SingleInput(e), _SingleInput(f)))), as: _Tuple6.self)
     }
 
     /// Zips the values of all the signals, as `zip(with:)` does for two: the
@@ -159,7 +159,7 @@ extension Signal {
         _ f: Signal<F, Error>,
         _ g: Signal<G, Error>
     ) -> Signal<(Value, B, C, D, E, F, G), Error> {
-        zipEngine(InputPair(InputPair(SingleInput(a), InputPair(SingleInput(b), SingleInput(c))), InputPair(InputPair(SingleInput(d), SingleInput(e)), InputPair(SingleInput(f), SingleInput(g)))), as: Tuple7.self)
+        _zipEngine(_InputPair(_InputPair(_SingleInput(a), _InputPair(_SingleInput(b), _SingleInput(c))), _InputPair(_InputPair(_SingleInput(d), _SingleInput(e)), _InputPair(_SingleInput(f), _SingleInput(g)))), as: _Tuple7.self)
     }
 
     /// Zips the values of all the signals, as `zip(with:)` does for two: the
@@ -175,7 +175,7 @@ extension Signal {
         _ g: Signal<G, Error>,
         _ h: Signal<H, Error>
     ) -> Signal<(Value, B, C, D, E, F, G, H), Error> {
-        zipEngine(InputPair(InputPair(InputPair(SingleInput(a), SingleInput(b)), InputPair(SingleInput(c), SingleInput(d))), InputPair(InputPair(SingleInput(e), SingleInput(f)), InputPair(SingleInput(g), SingleInput(h)))), as: Tuple8.self)
+        _zipEngine(_InputPair(_InputPair(_InputPair(_SingleInput(a), _SingleInput(b)), _InputPair(_SingleInput(c), _SingleInput(d))), _InputPair(_InputPair(_SingleInput(e), _SingleInput(f)), _InputPair(_SingleInput(g), _SingleInput(h)))), as: _Tuple8.self)
     }
 
     /// Zips the values of all the signals, as `zip(with:)` does for two: the
@@ -192,7 +192,7 @@ extension Signal {
         _ h: Signal<H, Error>,
         _ i: Signal<I, Error>
     ) -> Signal<(Value, B, C, D, E, F, G, H, I), Error> {
-        zipEngine(InputPair(InputPair(InputPair(SingleInput(a), SingleInput(b)), InputPair(SingleInput(c), SingleInput(d))), InputPair(InputPair(SingleInput(e), SingleInput(f)), InputPair(SingleInput(g), InputPair(SingleInput(h), SingleInput(i))))), as: Tuple9.self)
+        _zipEngine(_InputPair(_InputPair(_InputPair(_SingleInput(a), _SingleInput(b)), _InputPair(_SingleInput(c), _SingleInput(d))), _InputPair(_InputPair(_SingleInput(e), _SingleInput(f)), _InputPair(_SingleInput(g), _InputPair(_SingleInput(h), _SingleInput(i))))), as: _Tuple9.self)
     }
 
     /// Zips the values of all the signals, as `zip(with:)` does for two: the
@@ -210,7 +210,7 @@ extension Signal {
         _ i: Signal<I, Error>,
         _ j: Signal<J, Error>
     ) -> Signal<(Value, B, C, D, E, F, G, H, I, J), Error> {
-        zipEngine(InputPair(InputPair(InputPair(SingleInput(a), SingleInput(b)), InputPair(SingleInput(c), InputPair(SingleInput(d), SingleInput(e)))), InputPair(InputPair(SingleInput(f), SingleInput(g)), InputPair(SingleInput(h), InputPair(SingleInput(i), SingleInput(j))))), as: Tuple10.self)
+        _zipEngine(_InputPair(_InputPair(_InputPair(_SingleInput(a), _SingleInput(b)), _InputPair(_SingleInput(c), _InputPair(_SingleInput(d), _SingleInput(e)))), _InputPair(_InputPair(_SingleInput(f), _SingleInput(g)), _InputPair(_SingleInput(h), _InputPair(_SingleInput(i), _SingleInput(j))))), as: _Tuple10.self)
     }
 }
 
@@ -228,7 +228,7 @@ extension SignalProducer {
     /// With no producer, the runs never send any event, as on signals.
     public static func zip<S: Sequence>(_ producers: S) -> SignalProducer<[Value], Error>
     where S.Element: SignalProducerConvertible, S.Element.Value == Value, S.Element.Error == Error {
-        SignalProducer<[Value], Error>.startingTogether(producers.map(\.producer)) { Signal.zip($0) }
+        SignalProducer<[Value], Error>._startingTogether(producers.map(\.producer)) { Signal.zip($0) }
     }
 
     /// `Signal.zip` of one run of each producer, started in argument
@@ -246,8 +246,8 @@ extension SignalProducer {
         _ a: A, _ b: B, _ c: C
     ) -> SignalProducer<(Value, B.Value, C.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error {
-        startingTogether(ProducerPair(SingleProducer(a.producer), ProducerPair(SingleProducer(b.producer), SingleProducer(c.producer)))) {
-            zipEngine($0, as: Tuple3.self)
+        _startingTogether(ProducerPair(SingleProducer(a.producer), ProducerPair(SingleProducer(b.producer), SingleProducer(c.producer)))) {
+            _zipEngine($0, as: _Tuple3.self)
         }
     }
 
@@ -257,8 +257,8 @@ extension SignalProducer {
         _ a: A, _ b: B, _ c: C, _ d: D
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error {
-        startingTogether(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), SingleProducer(d.producer)))) {
-            zipEngine($0, as: Tuple4.self)
+        _startingTogether(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), SingleProducer(d.producer)))) {
+            _zipEngine($0, as: _Tuple4.self)
         }
     }
 
@@ -268,8 +268,8 @@ extension SignalProducer {
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error {
-        startingTogether(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), ProducerPair(SingleProducer(d.producer), SingleProducer(e.producer))))) {
-            zipEngine($0, as: Tuple5.self)
+        _startingTogether(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), ProducerPair(SingleProducer(d.producer), SingleProducer(e.producer))))) {
+            _zipEngine($0, as: _Tuple5.self)
         }
     }
 
@@ -279,8 +279,8 @@ extension SignalProducer {
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value, F.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error, F.Error == Error {
-        startingTogether(ProducerPair(ProducerPair(SingleProducer(a.producer), ProducerPair(SingleProducer(b.producer), SingleProducer(c.producer))), ProducerPair(SingleProducer(d.producer), ProducerPair(SingleProducer(e.producer), SingleProducer(f.producer))))) {
-            zipEngine($0, as: Tuple6.self)
+        _startingTogether(ProducerPair(ProducerPair(SingleProducer(a.producer), ProducerPair(SingleProducer(b.producer), SingleProducer(c.producer))), ProducerPair(SingleProducer(d.producer), ProducerPair(SingleProducer(e.producer), SingleProducer(f.producer))))) {
+            _zipEngine($0, as: _Tuple6.self)
         }
     }
 
@@ -290,8 +290,8 @@ extension SignalProducer {
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value, F.Value, G.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error, F.Error == Error, G.Error == Error {
-        startingTogether(ProducerPair(ProducerPair(SingleProducer(a.producer), ProducerPair(SingleProducer(b.producer), SingleProducer(c.producer))), ProducerPair(ProducerPair(SingleProducer(d.producer), SingleProducer(e.producer)), ProducerPair(SingleProducer(f.producer), SingleProducer(g.producer))))) {
-            zipEngine($0, as: Tuple7.self)
+        _startingTogether(ProducerPair(ProducerPair(SingleProducer(a.producer), ProducerPair(SingleProducer(b.producer), SingleProducer(c.producer))), ProducerPair(ProducerPair(SingleProducer(d.producer), SingleProducer(e.producer)), ProducerPair(SingleProducer(f.producer), SingleProducer(g.producer))))) {
+            _zipEngine($0, as: _Tuple7.self)
         }
     }
 
@@ -301,8 +301,8 @@ extension SignalProducer {
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value, F.Value, G.Value, H.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error, F.Error == Error, G.Error == Error, H.Error == Error {
-        startingTogether(ProducerPair(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), SingleProducer(d.producer))), ProducerPair(ProducerPair(SingleProducer(e.producer), SingleProducer(f.producer)), ProducerPair(SingleProducer(g.producer), SingleProducer(h.producer))))) {
-            zipEngine($0, as: Tuple8.self)
+        _startingTogether(ProducerPair(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), SingleProducer(d.producer))), ProducerPair(ProducerPair(SingleProducer(e.producer), SingleProducer(f.producer)), ProducerPair(SingleProducer(g.producer), SingleProducer(h.producer))))) {
+            _zipEngine($0, as: _Tuple8.self)
         }
     }
 
@@ -312,8 +312,8 @@ extension SignalProducer {
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H, _ i: I
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value, F.Value, G.Value, H.Value, I.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error, F.Error == Error, G.Error == Error, H.Error == Error, I.Error == Error {
-        startingTogether(ProducerPair(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), SingleProducer(d.producer))), ProducerPair(ProducerPair(SingleProducer(e.producer), SingleProducer(f.producer)), ProducerPair(SingleProducer(g.producer), ProducerPair(SingleProducer(h.producer), SingleProducer(i.producer)))))) {
-            zipEngine($0, as: Tuple9.self)
+        _startingTogether(ProducerPair(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), SingleProducer(d.producer))), ProducerPair(ProducerPair(SingleProducer(e.producer), SingleProducer(f.producer)), ProducerPair(SingleProducer(g.producer), ProducerPair(SingleProducer(h.producer), SingleProducer(i.producer)))))) {
+            _zipEngine($0, as: _Tuple9.self)
         }
     }
 
@@ -323,8 +323,8 @@ extension SignalProducer {
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H, _ i: I, _ j: J
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value, F.Value, G.Value, H.Value, I.Value, J.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error, F.Error == Error, G.Error == Error, H.Error == Error, I.Error == Error, J.Error == Error {
-        startingTogether(ProducerPair(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), ProducerPair(SingleProducer(d.producer), SingleProducer(e.producer)))), ProducerPair(ProducerPair(SingleProducer(f.producer), SingleProducer(g.producer)), ProducerPair(SingleProducer(h.producer), ProducerPair(SingleProducer(i.producer), SingleProducer(j.producer)))))) {
-            zipEngine($0, as: Tuple10.self)
+        _startingTogether(ProducerPair(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), ProducerPair(SingleProducer(d.producer), SingleProducer(e.producer)))), ProducerPair(ProducerPair(SingleProducer(f.producer), SingleProducer(g.producer)), ProducerPair(SingleProducer(h.producer), ProducerPair(SingleProducer(i.producer), SingleProducer(j.producer)))))) {
+            _zipEngine($0, as: _Tuple10.self)
         }
     }
 }

@@ -21,7 +21,7 @@
 @propertyWrapper
 public final class MutableProperty<Value>: ComposableMutablePropertyProtocol {
     @usableFromInline
-    let channel: PropertyChannel<Value>
+    let channel: _PropertyChannel<Value>
 
     @usableFromInline
     let token: Lifetime.Token
@@ -35,7 +35,7 @@ public final class MutableProperty<Value>: ComposableMutablePropertyProtocol {
     /// A property whose value is `initialValue`.
     @inlinable
     public init(_ initialValue: Value) {
-        (channel, signal) = PropertyChannel.make(initialValue)
+        (channel, signal) = _PropertyChannel.make(initialValue)
         (lifetime, token) = Lifetime.make()
     }
 
@@ -107,15 +107,15 @@ extension MutableProperty: @unchecked Sendable {}
 
 extension SignalProducer where Error == Never {
     /// The producer of a property's channel: each run gets the current value,
-    /// then every later change (see `PropertyChannel.start(into:)`). Keeps
+    /// then every later change (see `_PropertyChannel.start(into:)`). Keeps
     /// `signal` (the property's signal) alive, as a composed property's
     /// producer must keep its sources' observation going.
     @inlinable
-    init(channel: PropertyChannel<Value>, signal: Signal<Value, Never>) {
-        self.init(depth: 0) { run, sink in
-            let core = SignalCore<Value, Never>()
-            let handle = Signal(core: core)
-            // The observer holds the run (see `ProducerSink`).
+    init(channel: _PropertyChannel<Value>, signal: Signal<Value, Never>) {
+        self.init(_depth: 0) { run, sink in
+            let core = _SignalCore<Value, Never>()
+            let handle = Signal(_core: core)
+            // The observer holds the run (see `_ProducerSink`).
             _ = core.observe(Signal.Observer { [run] event in
                 withExtendedLifetime(run) { sink.deliverHeld(event) }
             })

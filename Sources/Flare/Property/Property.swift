@@ -73,7 +73,7 @@ public final class Property<Value>: PropertyProtocol {
     /// A property that reads and observes `channel`, whose owner ends it
     /// (an `Action`'s `isExecuting` and `isEnabled`). `signal` is the
     /// channel's signal, kept alive by the property.
-    init(channel: PropertyChannel<Value>, signal: Signal<Value, Never>) {
+    init(channel: _PropertyChannel<Value>, signal: Signal<Value, Never>) {
         read = { channel.value }
         self.signal = signal
         producer = SignalProducer(channel: channel, signal: signal)
@@ -90,7 +90,7 @@ public final class Property<Value>: PropertyProtocol {
                 if let channel = slot.channel {
                     channel.set(value)
                 } else {
-                    (slot.channel, slot.signal) = PropertyChannel.make(value)
+                    (slot.channel, slot.signal) = _PropertyChannel.make(value)
                 }
             case .completed, .interrupted:
                 slot.channel?.complete()
@@ -117,7 +117,7 @@ public final class Property<Value>: PropertyProtocol {
 final class ComposedSlot<Value>: @unchecked Sendable {
     // Written during the source's synchronous start (the first value), then
     // only read, inside the source's serialized delivery.
-    var channel: PropertyChannel<Value>?
+    var channel: _PropertyChannel<Value>?
     var signal: Signal<Value, Never>?
 }
 

@@ -15,7 +15,7 @@ import Darwin
 /// section. Records its holder, so that a nested `modify` of the same
 /// property stops with a message instead of waiting for itself.
 @usableFromInline
-struct WriteGate: ~Copyable {
+struct _WriteGate: ~Copyable {
     @usableFromInline
     let owner = Atomic<UInt>(0)
 
@@ -54,7 +54,7 @@ struct WriteGate: ~Copyable {
 /// What goes through a property's serialized domain: a change, or a
 /// producer's start attaching at its place among the changes.
 @usableFromInline
-enum PropertyCommand<Value> {
+enum _PropertyCommand<Value> {
     case set(Value)
     case attach(Signal<Value, Never>.Observer, Lifetime)
 }
@@ -62,7 +62,7 @@ enum PropertyCommand<Value> {
 /// The engine shared by `MutableProperty` and composed `Property`s.
 ///
 /// - `cell` holds the current value for lock-free reads.
-/// - Changes are delivered through one root signal of `PropertyCommand`s
+/// - Changes are delivered through one root signal of `_PropertyCommand`s
 ///   (its serial word is the property's serialized domain) and its derived
 ///   signal `output` (the property's `signal`): delivery is lock-free and
 ///   serialized, and a change made from inside an observer is queued and
@@ -76,14 +76,14 @@ enum PropertyCommand<Value> {
 ///   gate too: it attaches to `output` exactly after the change whose value
 ///   it read, so it sees every later change, once (see `start(into:)`).
 @usableFromInline
-final class PropertyChannel<Value>: @unchecked Sendable {
-    @usableFromInline typealias Command = PropertyCommand<Value>
+final class _PropertyChannel<Value>: @unchecked Sendable {
+    @usableFromInline typealias Command = _PropertyCommand<Value>
 
     @usableFromInline
-    let cell: ValueCell<Value>
+    let cell: _ValueCell<Value>
 
     @usableFromInline
-    let gate = WriteGate()
+    let gate = _WriteGate()
 
     /// The last value written; touched only under `gate`.
     @usableFromInline
@@ -91,7 +91,7 @@ final class PropertyChannel<Value>: @unchecked Sendable {
     var latest: Value
 
     @usableFromInline
-    let commands: SignalCore<Command, Never>
+    let commands: _SignalCore<Command, Never>
 
     /// Keeps the command signal open while the channel lives.
     @usableFromInline
@@ -99,16 +99,16 @@ final class PropertyChannel<Value>: @unchecked Sendable {
 
     /// The core of the property's `signal`.
     @usableFromInline
-    let output: SignalCore<Value, Never>
+    let output: _SignalCore<Value, Never>
 
     /// Makes the channel and the property's `signal`, which the caller
     /// keeps (the channel refers to its core only, so that a composed
     /// property's signal can end when nothing refers to it or observes it).
     @inlinable
-    static func make(_ initial: Value) -> (PropertyChannel, Signal<Value, Never>) {
-        let commands = SignalCore<Command, Never>(queueLimit: .unbounded)
-        let handle = Signal<Command, Never>(core: commands)
-        let signal: Signal<Value, Never> = handle.liftCore { downstream in
+    static func make(_ initial: Value) -> (_PropertyChannel, Signal<Value, Never>) {
+        let commands = _SignalCore<Command, Never>(queueLimit: .unbounded)
+        let handle = Signal<Command, Never>(_core: commands)
+        let signal: Signal<Value, Never> = handle._liftCore { downstream in
             { event in
                 switch event {
                 case let .value(.set(value)):
@@ -120,12 +120,12 @@ final class PropertyChannel<Value>: @unchecked Sendable {
                 }
             }
         }
-        return (PropertyChannel(initial, commands: commands, handle: handle, output: signal.core), signal)
+        return (_PropertyChannel(initial, commands: commands, handle: handle, output: signal.core), signal)
     }
 
     @usableFromInline
-    init(_ initial: Value, commands: SignalCore<Command, Never>, handle: Signal<Command, Never>, output: SignalCore<Value, Never>) {
-        cell = ValueCell(initial)
+    init(_ initial: Value, commands: _SignalCore<Command, Never>, handle: Signal<Command, Never>, output: _SignalCore<Value, Never>) {
+        cell = _ValueCell(initial)
         latest = initial
         self.commands = commands
         self.commandHandle = handle
@@ -255,7 +255,7 @@ final class PropertyChannel<Value>: @unchecked Sendable {
     /// they queue behind value k, which this thread delivers on leaving the
     /// gate. No observer runs under the gate.
     @inlinable
-    func start(into run: SignalCore<Value, Never>) {
+    func start(into run: _SignalCore<Value, Never>) {
         let holdsRun = flare_serial_try_acquire(run.serial)
         let forward = Signal<Value, Never>.Observer { [run] event in
             if case .interrupted = event { run.send(.completed) } else { run.send(event) }

@@ -3,7 +3,7 @@ import Synchronization
 
 /// A property's current value, read from any thread without a lock.
 ///
-/// Writers are ordered by the property's `WriteGate` (one at a time); readers
+/// Writers are ordered by the property's `_WriteGate` (one at a time); readers
 /// never wait for them. Two schemes, chosen per type:
 ///
 /// - **Plain bytes** (`_isPOD`, at most 32 bytes, alignment at most 8: `Int`,
@@ -33,7 +33,7 @@ import Synchronization
 /// Limits: 65,535 readers pinning one box at the same instant; user-space
 /// addresses below 2^48 (x86-64 and arm64 Linux and Darwin), checked.
 @usableFromInline
-final class ValueCell<Value>: @unchecked Sendable {
+final class _ValueCell<Value>: @unchecked Sendable {
     @usableFromInline
     final class Box {
         @usableFromInline let value: Value

@@ -178,7 +178,7 @@ private final class WakeUp: Sendable {
         var fired: (any Error)?? = nil
     }
 
-    private let state = PThreadMutex(State())
+    private let state = _PThreadMutex(State())
 
     /// Stores the continuation. Returns false, having resumed it, if the
     /// sleep already ended (cancelled before it could be armed).
@@ -232,7 +232,7 @@ private final class Ticks: Sendable {
         var finished = false
     }
 
-    private let state = PThreadMutex(State())
+    private let state = _PThreadMutex(State())
 
     deinit {
         state.withLock { $0.disposable }?.dispose()

@@ -92,11 +92,11 @@ public final class TestScheduler: DateScheduler {
         }
     }
 
-    private let state: PThreadMutex<State>
+    private let state: _PThreadMutex<State>
 
     /// A scheduler whose clock starts at `startDate`.
     public init(startDate: Date = Date(timeIntervalSinceReferenceDate: 0)) {
-        state = PThreadMutex(State(now: startDate))
+        state = _PThreadMutex(State(now: startDate))
     }
 
     /// The virtual date.

@@ -96,7 +96,7 @@ extension Signal {
         /// third of a start-handler producer's start, in a profile).
         @inline(never)
         private func interruptOnDeinit() {
-            Self.sendInterrupted(to: handler)
+            Self._sendInterrupted(to: handler)
         }
 
         /// Sends `event` to the observer.
@@ -113,25 +113,25 @@ extension Signal {
         /// Sends a value.
         @inlinable
         public func send(value: Value) {
-            Self.send(value: value, to: handler)
+            Self._send(value: value, to: handler)
         }
 
         /// Sends a failure. Terminal.
         @inlinable
         public func send(error: Error) {
-            Self.send(error: error, to: handler)
+            Self._send(error: error, to: handler)
         }
 
         /// Sends `completed`. Terminal.
         @inlinable
         public func sendCompleted() {
-            Self.sendCompleted(to: handler)
+            Self._sendCompleted(to: handler)
         }
 
         /// Sends `interrupted`. Terminal.
         @inlinable
         public func sendInterrupted() {
-            Self.sendInterrupted(to: handler)
+            Self._sendInterrupted(to: handler)
         }
 
         // The handler is switched on as a `borrowing` parameter: binding the

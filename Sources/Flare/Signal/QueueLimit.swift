@@ -40,13 +40,13 @@ public struct QueueLimit: Sendable, Hashable, CustomStringConvertible {
     public static func events(_ count: Int) -> QueueLimit {
         flarePrecondition(count >= 1 && count <= Int(FLARE_SERIAL_MAX_LIMIT),
                      "QueueLimit.events: \(count) is not in 1...\(FLARE_SERIAL_MAX_LIMIT)")
-        return QueueLimit(uncheckedEvents: UInt32(count))
+        return QueueLimit(_uncheckedEvents: UInt32(count))
     }
 
     /// No limit: a sender never waits, and the queue grows for as long as
     /// senders outpace the delivering thread (Flare's behaviour before
     /// contract 9).
-    public static let unbounded = QueueLimit(uncheckedEvents: 0)
+    public static let unbounded = QueueLimit(_uncheckedEvents: 0)
 
     /// 2,048 events. In the bench's contention scenario (two threads
     /// sending as fast as they can, ten observers) the throughput did not
@@ -55,7 +55,7 @@ public struct QueueLimit: Sendable, Hashable, CustomStringConvertible {
     /// without any sender waiting while what is queued stays at 64 KB for
     /// `Int` values and 512 KB for the largest pooled events (240-byte
     /// payloads). See the README.
-    public static let `default` = QueueLimit(uncheckedEvents: 2048)
+    public static let `default` = QueueLimit(_uncheckedEvents: 2048)
 
     /// Whether senders never wait.
     public var isUnbounded: Bool { events == 0 }

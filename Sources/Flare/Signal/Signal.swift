@@ -38,10 +38,10 @@
 /// (`values`, which hands them to another task, requires `Sendable`).
 public final class Signal<Value, Error: Swift.Error> {
     @usableFromInline
-    let core: SignalCore<Value, Error>
+    let core: _SignalCore<Value, Error>
 
     @usableFromInline
-    init(core: SignalCore<Value, Error>) {
+    init(core: _SignalCore<Value, Error>) {
         self.core = core
     }
 
@@ -59,9 +59,9 @@ public final class Signal<Value, Error: Swift.Error> {
     ///     own delivery and terminal events never wait.
     ///   - generator: Called at once with the signal's input and lifetime.
     public convenience init(queueLimit: QueueLimit = .default, _ generator: (Observer, Lifetime) -> Void) {
-        let core = SignalCore<Value, Error>(queueLimit: queueLimit)
+        let core = _SignalCore<Value, Error>(queueLimit: queueLimit)
         self.init(core: core)
-        let input = Observer(action: { [core] event in core.send(event) }, interruptsOnDeinit: true)
+        let input = Observer(_action: { [core] event in core.send(event) }, interruptsOnDeinit: true)
         generator(input, core.lifetime)
     }
 
@@ -81,10 +81,10 @@ public final class Signal<Value, Error: Swift.Error> {
     ///   thread sends into the signal; releasing the input interrupts it.
     @inlinable
     public static func pipe(disposable: Disposable? = nil, queueLimit: QueueLimit = .default) -> (output: Signal, input: Observer) {
-        let core = SignalCore<Value, Error>(queueLimit: queueLimit)
-        let output = Signal(core: core)
+        let core = _SignalCore<Value, Error>(queueLimit: queueLimit)
+        let output = Signal(_core: core)
         if let disposable { core.lifetime += disposable }
-        let input = Observer(action: { [core] event in core.send(event) }, interruptsOnDeinit: true)
+        let input = Observer(_action: { [core] event in core.send(event) }, interruptsOnDeinit: true)
         return (output, input)
     }
 
@@ -134,28 +134,28 @@ extension Signal {
     @inlinable
     @discardableResult
     public func observeResult(_ action: @escaping (Result<Value, Error>) -> Void) -> Disposable? {
-        observe(Observer(handler: .result(action)))
+        observe(Observer(_handler: .result(action)))
     }
 
     /// Attaches a closure called when the signal completes.
     @inlinable
     @discardableResult
     public func observeCompleted(_ action: @escaping () -> Void) -> Disposable? {
-        observe(Observer(handler: .completed(action)))
+        observe(Observer(_handler: .completed(action)))
     }
 
     /// Attaches a closure called when the signal fails.
     @inlinable
     @discardableResult
     public func observeFailed(_ action: @escaping (Error) -> Void) -> Disposable? {
-        observe(Observer(handler: .failed(action)))
+        observe(Observer(_handler: .failed(action)))
     }
 
     /// Attaches a closure called when the signal is interrupted.
     @inlinable
     @discardableResult
     public func observeInterrupted(_ action: @escaping () -> Void) -> Disposable? {
-        observe(Observer(handler: .interrupted(action)))
+        observe(Observer(_handler: .interrupted(action)))
     }
 
     /// Attaches a closure that receives every value.
@@ -165,6 +165,6 @@ extension Signal {
     @inlinable
     @discardableResult
     public func observeValues(_ action: @escaping (Value) -> Void) -> Disposable? {
-        observe(Observer(handler: .value(action)))
+        observe(Observer(_handler: .value(action)))
     }
 }

@@ -3,14 +3,14 @@ import CFlare
 /// Owns a serial word: the serialization domain shared by a root signal and
 /// every signal derived from it by single-input operators.
 @usableFromInline
-final class SerialDomain: @unchecked Sendable {
+final class _SerialDomain: @unchecked Sendable {
     @usableFromInline
     let serial: UnsafeMutablePointer<flare_serial>
 
     init(queueLimit: QueueLimit) {
         serial = allocateLineAligned(flare_serial.self)
         flare_serial_init(serial)
-        flare_serial_set_limit(serial, queueLimit.events)
+        flare_serial_set_limit(serial, queueLimit._events)
     }
 
     deinit {
@@ -44,14 +44,14 @@ private let releaseContextThunk: @convention(c) (UnsafeMutableRawPointer?) -> Vo
 /// word: `send` acquires it, delivers, and drains what other threads queued
 /// meanwhile. A **derived** core (made by a single-input operator) shares
 /// its upstream's word and is only ever delivered to from inside the
-/// upstream's delivery (`HeldCore.deliverHeld`), which already holds the
+/// upstream's delivery (`_HeldCore.deliverHeld`), which already holds the
 /// word: a chain of operators has one serialization point, not one per link.
 ///
 /// Thread-safety: `send`, `observe` and `dispose` may be called from any
 /// thread, concurrently. Everything else runs only while holding the serial
 /// word.
 @usableFromInline
-final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
+final class _SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     @usableFromInline typealias Event = Signal<Value, Error>.Event
     @usableFromInline typealias Observer = Signal<Value, Error>.Observer
 
@@ -71,7 +71,7 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
 
     /// Keeps the serial word alive for as long as this core uses it.
     @usableFromInline
-    let domain: SerialDomain
+    let domain: _SerialDomain
 
     @usableFromInline
     let isRoot: Bool
@@ -90,7 +90,7 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     /// thread holding the word (no dynamic exclusivity checks, as for the
     /// producer runs' state). A multi-input operator's logic reads it to
     /// tell whether anything at all is queued behind the current event
-    /// (flatten's inners, `FlattenEngine.deliverDirectly`).
+    /// (flatten's inners, `_FlattenEngine.deliverDirectly`).
     @usableFromInline
     @exclusivity(unchecked)
     var drainingBatch = false
@@ -99,23 +99,23 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     /// `queueLimit` events sent from other threads.
     @usableFromInline
     convenience init(queueLimit: QueueLimit = .default) {
-        self.init(domain: SerialDomain(queueLimit: queueLimit), isRoot: true)
+        self.init(domain: _SerialDomain(queueLimit: queueLimit), isRoot: true)
     }
 
     /// A derived core in `upstream`'s domain.
     @usableFromInline
-    convenience init<U, F>(derivedFrom upstream: SignalCore<U, F>) {
+    convenience init<U, F>(derivedFrom upstream: _SignalCore<U, F>) {
         self.init(domain: upstream.domain, isRoot: false)
     }
 
-    private init(domain: SerialDomain, isRoot: Bool) {
+    private init(domain: _SerialDomain, isRoot: Bool) {
         self.domain = domain
         self.serial = domain.serial
         self.isRoot = isRoot
         raw = allocateLineAligned(flare_core.self)
         flare_core_init(raw, domain.serial)
         // A root is delivered to only through its serial word, from the
-        // start; a derived core is published by `liftCore`.
+        // start; a derived core is published by `_liftCore`.
         if isRoot { flare_core_publish(raw) }
         let (lifetime, token) = Lifetime.make()
         self.lifetime = lifetime
@@ -346,11 +346,11 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     }
 
     /// `deliver` given the C core's address, so that a caller that has it at
-    /// hand (a `HeldCore` in an operator's closure context) skips loading it
+    /// hand (a `_HeldCore` in an operator's closure context) skips loading it
     /// from the object: values are delivered without touching `core`.
     @inlinable
     @inline(__always)
-    static func deliver(_ event: Event, raw: UnsafeMutablePointer<flare_core>, core: SignalCore) -> Bool {
+    static func deliver(_ event: Event, raw: UnsafeMutablePointer<flare_core>, core: _SignalCore) -> Bool {
         assert(flare_core_may_deliver(raw), "Flare: a delivery without holding the serial word")
         flare_core_begin_delivery(raw)
         guard case let .value(value) = event else { return core.deliverTerminal(event) }
@@ -456,7 +456,7 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
         // disposal right after `observe` returns finds the entry still on
         // top of the additions (and takes it back) more often: a drain
         // that splices it in the meantime must take the stack and mark it.
-        let handle = Observation<Value, Error>(entry: entry)
+        let handle = _Observation<Value, Error>(entry: entry)
         if flare_core_attach(raw, entry) == FLARE_ATTACHED {
             return handle
         }
@@ -513,16 +513,16 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
 /// context. A value passing through a chain of operators then reaches each
 /// link's observers one dependent load sooner than through `core.raw`.
 @usableFromInline
-struct HeldCore<Value, Error: Swift.Error> {
+struct _HeldCore<Value, Error: Swift.Error> {
     @usableFromInline
-    let core: SignalCore<Value, Error>
+    let core: _SignalCore<Value, Error>
 
     /// `core.raw`, cached.
     @usableFromInline
     let raw: UnsafeMutablePointer<flare_core>
 
     @inlinable
-    init(_ core: SignalCore<Value, Error>) {
+    init(_ core: _SignalCore<Value, Error>) {
         self.core = core
         self.raw = core.raw
     }
@@ -536,7 +536,7 @@ struct HeldCore<Value, Error: Swift.Error> {
     @inlinable
     @inline(__always)
     func deliverHeld(_ event: Signal<Value, Error>.Event) {
-        if SignalCore.deliver(event, raw: raw, core: core) { core.lifetimeToken.dispose() }
+        if _SignalCore.deliver(event, raw: raw, core: core) { core.lifetimeToken.dispose() }
     }
 
     /// `deliverHeld(.value(value))`, for a link that knows it has a value:
@@ -546,7 +546,7 @@ struct HeldCore<Value, Error: Swift.Error> {
     func deliverHeld(value: Value) {
         assert(flare_core_may_deliver(raw), "Flare: a delivery without holding the serial word")
         flare_core_begin_delivery(raw)
-        SignalCore<Value, Error>.deliverSpliced(value: value, raw: raw)
+        _SignalCore<Value, Error>.deliverSpliced(value: value, raw: raw)
     }
 
     /// `deliverHeld` for the rarer events, kept out of the links' value path.
@@ -563,7 +563,7 @@ struct HeldCore<Value, Error: Swift.Error> {
 /// kept retained in the entry's `owner` word, so that the handle is the
 /// smallest object Swift allocates (every attached observer has one).
 @usableFromInline
-final class Observation<Value, Error: Swift.Error>: Disposable, @unchecked Sendable {
+final class _Observation<Value, Error: Swift.Error>: Disposable, @unchecked Sendable {
     @usableFromInline
     let entry: UnsafeMutablePointer<flare_entry>
 
@@ -577,7 +577,7 @@ final class Observation<Value, Error: Swift.Error>: Disposable, @unchecked Senda
     deinit {
         let core = entry.pointee.owner.unsafelyUnwrapped
         flare_entry_unref(entry)
-        Unmanaged<SignalCore<Value, Error>>.fromOpaque(core).release()
+        Unmanaged<_SignalCore<Value, Error>>.fromOpaque(core).release()
     }
 
     /// True once the observer no longer receives events: disposed, or
@@ -589,7 +589,7 @@ final class Observation<Value, Error: Swift.Error>: Disposable, @unchecked Senda
 
     @usableFromInline
     func dispose() {
-        Unmanaged<SignalCore<Value, Error>>.fromOpaque(entry.pointee.owner.unsafelyUnwrapped)
+        Unmanaged<_SignalCore<Value, Error>>.fromOpaque(entry.pointee.owner.unsafelyUnwrapped)
             ._withUnsafeGuaranteedRef { $0.dispose(entry) }
     }
 }

@@ -25,12 +25,12 @@ import CFlare
 /// handed to the handler, whose closure captures only the run.
 ///
 /// Ownership: the chain's sinks hold the run unretained (see
-/// `ProducerSink`); whatever can send into the run holds it: the handler's
+/// `_ProducerSink`); whatever can send into the run holds it: the handler's
 /// observer, and the handle `start` returned, whose `dispose()` sends
 /// `interrupted`. The sink is written before the run is handed out and read
 /// and cleared only by the thread holding the serial word.
 @usableFromInline
-final class HandlerRun<Value, Error: Swift.Error>: ProducerRun, @unchecked Sendable {
+final class HandlerRun<Value, Error: Swift.Error>: _ProducerRun, @unchecked Sendable {
     @usableFromInline typealias Event = Signal<Value, Error>.Event
 
     /// The source's output, the chain's first link; nil once the run has
@@ -38,7 +38,7 @@ final class HandlerRun<Value, Error: Swift.Error>: ProducerRun, @unchecked Senda
     /// handler's observer or the run's handle live on.
     @exclusivity(unchecked)
     @usableFromInline
-    var sink: ProducerSink<Value, Error>?
+    var sink: _ProducerSink<Value, Error>?
 
     /// The producer's start handler, until the run starts: taken then, so
     /// that a run whose handle is kept does not keep what the handler holds
@@ -48,7 +48,7 @@ final class HandlerRun<Value, Error: Swift.Error>: ProducerRun, @unchecked Senda
     @usableFromInline
     var handler: ((Signal<Value, Error>.Observer, Lifetime) -> Void)?
 
-    /// The serial word and its core (`ProducerRun.makeSerialBlock`).
+    /// The serial word and its core (`_ProducerRun.makeSerialBlock`).
     @usableFromInline
     let serialBlock: UnsafeMutableRawPointer
 
@@ -60,7 +60,7 @@ final class HandlerRun<Value, Error: Swift.Error>: ProducerRun, @unchecked Senda
     @inlinable
     init(linkCount: Int, handler: @escaping (Signal<Value, Error>.Observer, Lifetime) -> Void) {
         self.handler = handler
-        serialBlock = ProducerRun.makeSerialBlock()
+        serialBlock = _ProducerRun.makeSerialBlock()
         let end = CompositeDisposable()
         lifetimeEnd = end
         super.init(linkCount: linkCount, sourceKind: .handler, synchronousSource: { run, interrupt in
@@ -76,7 +76,7 @@ final class HandlerRun<Value, Error: Swift.Error>: ProducerRun, @unchecked Senda
     deinit {
         // Ended already, unless the run was never started nor disposed.
         lifetimeEnd?.dispose()
-        ProducerRun.destroySerialBlock(serialBlock)
+        _ProducerRun.destroySerialBlock(serialBlock)
     }
 
     /// The serial word.
@@ -85,7 +85,7 @@ final class HandlerRun<Value, Error: Swift.Error>: ProducerRun, @unchecked Senda
         serialBlock.assumingMemoryBound(to: flare_serial.self)
     }
 
-    /// The C core beside the word (see `ProducerRun.makeSerialBlock`).
+    /// The C core beside the word (see `_ProducerRun.makeSerialBlock`).
     @inlinable
     final var handlerCore: UnsafeMutablePointer<flare_core> {
         (serialBlock + Int(FLARE_CACHE_LINE)).assumingMemoryBound(to: flare_core.self)
@@ -98,12 +98,12 @@ final class HandlerRun<Value, Error: Swift.Error>: ProducerRun, @unchecked Senda
     final func runHandler() {
         guard let handler = handler.take(), !isDisposed else { return }
         // One capture, a class reference: the closure's context is the run.
-        let input = Signal<Value, Error>.Observer(action: { [self] event in send(event) }, interruptsOnDeinit: true)
+        let input = Signal<Value, Error>.Observer(_action: { [self] event in send(event) }, interruptsOnDeinit: true)
         handler(input, lifetime)
     }
 
     /// Sends `event` into the run from any thread: delivers it at once if no
-    /// delivery is in progress, else queues it (see `SignalCore.send`).
+    /// delivery is in progress, else queues it (see `_SignalCore.send`).
     @inlinable
     final func send(_ event: Event) {
         if _fastPath(flare_serial_try_acquire(handlerSerial)) {
@@ -138,30 +138,30 @@ final class HandlerRun<Value, Error: Swift.Error>: ProducerRun, @unchecked Senda
         return event.isTerminating
     }
 
-    /// The contended or reentrant send (see `SignalCore.sendQueued`): the
+    /// The contended or reentrant send (see `_SignalCore.sendQueued`): the
     /// same steps, `flare_queue_kind` then `flare_serial_push`.
     @inlinable
     @inline(never)
     final func sendQueued(_ event: Event) {
         let serial = handlerSerial
-        let kind = flare_queue_kind(handlerCore, SignalCore<Value, Error>.eventClass(event))
+        let kind = flare_queue_kind(handlerCore, _SignalCore<Value, Error>.eventClass(event))
         if kind == Int(FLARE_QUEUE_DROP) { return }
-        let node = SignalCore<Value, Error>.makeNode(event, kind: UInt(bitPattern: kind), serial: serial)
+        let node = _SignalCore<Value, Error>.makeNode(event, kind: UInt(bitPattern: kind), serial: serial)
         switch flare_serial_push(serial, node, true) {
         case FLARE_PUSH_QUEUED:
             return
         case FLARE_PUSH_ACQUIRED:
             let counted = flare_node_is_counted(node)
-            let event = SignalCore<Value, Error>.takeEvent(node, serial: serial)
+            let event = _SignalCore<Value, Error>.takeEvent(node, serial: serial)
             flare_serial_return_own_slot(serial, counted)
             deliverAndLeave(event)
         default:
-            _ = SignalCore<Value, Error>.takeEvent(node, serial: serial)
+            _ = _SignalCore<Value, Error>.takeEvent(node, serial: serial)
         }
     }
 
     /// Delivers the nodes queued behind this drainer, following
-    /// `flare_drain_next` (see `SignalCore.drain`). No observer is ever
+    /// `flare_drain_next` (see `_SignalCore.drain`). No observer is ever
     /// removed from the run's core, so there is no removal to complete.
     @inlinable
     @inline(never)
@@ -172,14 +172,14 @@ final class HandlerRun<Value, Error: Swift.Error>: ProducerRun, @unchecked Senda
         while true {
             switch flare_drain_next(&d) {
             case FLARE_DRAIN_DELIVER:
-                let event = SignalCore<Value, Error>.takeEvent(d.node.unsafelyUnwrapped, serial: serial)
+                let event = _SignalCore<Value, Error>.takeEvent(d.node.unsafelyUnwrapped, serial: serial)
                 flare_drain_taken(&d)
                 if deliver(event) {
                     finishTermination(pending: d.next)
                     return
                 }
             case FLARE_DRAIN_INTERRUPT:
-                _ = SignalCore<Value, Error>.takeEvent(d.node.unsafelyUnwrapped, serial: serial)
+                _ = _SignalCore<Value, Error>.takeEvent(d.node.unsafelyUnwrapped, serial: serial)
                 _ = deliver(.interrupted)
                 finishTermination(pending: d.next)
                 return
@@ -204,7 +204,7 @@ final class HandlerRun<Value, Error: Swift.Error>: ProducerRun, @unchecked Senda
         while true {
             switch flare_drain_next_closed(&d) {
             case FLARE_DRAIN_DROP:
-                _ = SignalCore<Value, Error>.takeEvent(d.node.unsafelyUnwrapped, serial: serial)
+                _ = _SignalCore<Value, Error>.takeEvent(d.node.unsafelyUnwrapped, serial: serial)
             case FLARE_DRAIN_RELEASE:
                 releaseObserverContext(d.ctx)
             default:

@@ -3,11 +3,11 @@ extension SignalProducer {
     /// more link in each run's chain (the closure `op` makes, inside the
     /// run's serialized delivery), no signal.
     @inlinable
-    func lift<Op: UnaryOperator>(_ op: Op) -> SignalProducer<Op.Output, Op.OutputError>
+    func lift<Op: _UnaryOperator>(_ op: Op) -> SignalProducer<Op.Output, Op.OutputError>
     where Op.Input == Value, Op.InputError == Error {
         let upstream = self
-        return SignalProducer<Op.Output, Op.OutputError>(depth: depth + 1, makeRunObject: makeRunObject) { run, sink in
-            upstream.attach(run, ProducerSink(op.attach(to: consume sink), run: run, index: upstream.depth))
+        return SignalProducer<Op.Output, Op.OutputError>(_depth: depth + 1, makeRunObject: makeRunObject) { run, sink in
+            upstream.attach(run, _ProducerSink(op.attach(to: consume sink), run: run, index: upstream.depth))
         }
     }
 

@@ -18,7 +18,7 @@ import Synchronization
 /// Disposing the run sends `interrupted` into the root, which overtakes
 /// whatever is queued (contract 8) and ends the run's lifetime.
 @usableFromInline
-class ProducerRun: Disposable, @unchecked Sendable {
+class _ProducerRun: Disposable, @unchecked Sendable {
     /// Bit `i` set: link output `i` has delivered its terminal event (index
     /// 0 is the source's own output). Outputs beyond 64 use `overflow`.
     @usableFromInline
@@ -86,7 +86,7 @@ class ProducerRun: Disposable, @unchecked Sendable {
         /// (`connectRelay`): started and interrupted through the closures
         /// they set.
         case connected
-        /// A synchronous source: the run is a `SynchronousRun`, which holds
+        /// A synchronous source: the run is a `_SynchronousRun`, which holds
         /// the source (see there).
         case synchronous
         /// A start handler: the run is a `HandlerRun`, which serializes
@@ -102,7 +102,7 @@ class ProducerRun: Disposable, @unchecked Sendable {
     final var isSynchronous: Bool { sourceKind == .synchronous }
 
     /// The entry points of a synchronous or start-handler run (see
-    /// `SynchronousRun`, `HandlerRun`), with the run. For a synchronous run:
+    /// `_SynchronousRun`, `HandlerRun`), with the run. For a synchronous run:
     /// `interrupt` false, called by the starter once it holds the state
     /// word, runs the source (its events, then, if `endSynchronousDelivery()`
     /// says so, `interrupted`); true, called by an interrupter that found
@@ -117,16 +117,16 @@ class ProducerRun: Disposable, @unchecked Sendable {
     /// stored at the most general abstraction, and storing or calling it
     /// would allocate a reabstraction thunk.
     @usableFromInline
-    let synchronousSource: (ProducerRun, _ interrupt: Bool) -> Void
+    let synchronousSource: (_ProducerRun, _ interrupt: Bool) -> Void
 
     /// A run whose source has a root signal (it calls `connect`).
     @usableFromInline
     convenience init(linkCount: Int) {
-        self.init(linkCount: linkCount, sourceKind: .connected, synchronousSource: ProducerRun.noSource)
+        self.init(linkCount: linkCount, sourceKind: .connected, synchronousSource: _ProducerRun.noSource)
     }
 
     @usableFromInline
-    init(linkCount: Int, sourceKind: SourceKind, synchronousSource: @escaping (ProducerRun, _ interrupt: Bool) -> Void) {
+    init(linkCount: Int, sourceKind: SourceKind, synchronousSource: @escaping (_ProducerRun, _ interrupt: Bool) -> Void) {
         lastIndex = linkCount - 1
         self.sourceKind = sourceKind
         self.synchronousSource = synchronousSource
@@ -226,7 +226,7 @@ class ProducerRun: Disposable, @unchecked Sendable {
     }
 
     /// The `synchronousSource` of a run that has none.
-    private static func noSource(_: ProducerRun, _: Bool) {}
+    private static func noSource(_: _ProducerRun, _: Bool) {}
 
     /// The synchronous source has sent its events: releases the state word
     /// and returns whether `interrupted` must still be delivered (an
@@ -255,7 +255,7 @@ class ProducerRun: Disposable, @unchecked Sendable {
     /// more. One plain load per event: the source holds the state word for
     /// its whole run, and an interrupter only raises a flag in it.
     @inlinable
-    final func emit<Value, Error>(_ event: Signal<Value, Error>.Event, to sink: ProducerSink<Value, Error>) -> Bool {
+    final func emit<Value, Error>(_ event: Signal<Value, Error>.Event, to sink: _ProducerSink<Value, Error>) -> Bool {
         guard !isInterruptRequested else { return false }
         sink.deliverHeld(event)
         return !event.isTerminating
@@ -353,35 +353,35 @@ class ProducerRun: Disposable, @unchecked Sendable {
 
 /// The run of a synchronous source (`init(value:)`, a sequence …): the sink
 /// the source sends to and the source's function (the one the producer's
-/// `makeRunObject` captured) are stored in the run itself, so that a start
+/// `_makeRunObject` captured) are stored in the run itself, so that a start
 /// allocates the run and nothing else for its source (a closure capturing
 /// both, per start, cost an allocation and its retains), and making the
 /// producer allocates one closure context besides the source's own (an
 /// entry closure capturing the function cost another; flatten makes a
-/// producer per outer value). Made by the producer's `makeRunObject` (see `SignalProducer`),
+/// producer per outer value). Made by the producer's `_makeRunObject` (see `SignalProducer`),
 /// filled by the source's `attach`; owned, like the rest of the run's
 /// state, by whichever thread the state word designates.
 @usableFromInline
-final class SynchronousRun<Value, Error: Swift.Error>: ProducerRun, @unchecked Sendable {
+final class _SynchronousRun<Value, Error: Swift.Error>: _ProducerRun, @unchecked Sendable {
     /// The source's output, the chain's first link; nil once the run is
     /// over, which releases the chain (and the observer) while the run's
     /// handle may live on.
     @exclusivity(unchecked)
     @usableFromInline
-    var sink: ProducerSink<Value, Error>?
+    var sink: _ProducerSink<Value, Error>?
 
-    /// The source's function (see `SignalProducer.init(synchronous:)`).
+    /// The source's function (see `SignalProducer.init(_synchronous:)`).
     @usableFromInline
-    let send: (ProducerRun, ProducerSink<Value, Error>) -> Void
+    let send: (_ProducerRun, _ProducerSink<Value, Error>) -> Void
 
     @inlinable
-    init(linkCount: Int, send: @escaping (ProducerRun, ProducerSink<Value, Error>) -> Void) {
+    init(linkCount: Int, send: @escaping (_ProducerRun, _ProducerSink<Value, Error>) -> Void) {
         self.send = send
         super.init(linkCount: linkCount, sourceKind: .synchronous, synchronousSource: { run, interrupt in
             // A closure, not a reference to a static method: specialized
             // with the initializer, it captures nothing (the method, as a
             // value, was its unspecialized generic code).
-            let run = unsafeDowncast(run, to: SynchronousRun<Value, Error>.self)
+            let run = unsafeDowncast(run, to: _SynchronousRun<Value, Error>.self)
             if interrupt { run.interruptSource() } else { run.runSource(run.send) }
         })
     }
@@ -389,15 +389,15 @@ final class SynchronousRun<Value, Error: Swift.Error>: ProducerRun, @unchecked S
     // Both take the sink out of the run (a move: no retain), so that the
     // chain is released when they return.
 
-    /// Sends the source's events with `send` (see `ProducerRun.synchronousSource`).
+    /// Sends the source's events with `send` (see `_ProducerRun.synchronousSource`).
     @inlinable
-    final func runSource(_ send: (ProducerRun, ProducerSink<Value, Error>) -> Void) {
+    final func runSource(_ send: (_ProducerRun, _ProducerSink<Value, Error>) -> Void) {
         guard let sink = sink.take() else { return }
         send(self, sink)
         if endSynchronousDelivery() { sink.deliverHeld(.interrupted) }
     }
 
-    /// Delivers `interrupted` (see `ProducerRun.synchronousSource`).
+    /// Delivers `interrupted` (see `_ProducerRun.synchronousSource`).
     @inlinable
     final func interruptSource() {
         guard let sink = sink.take() else { return }
@@ -418,17 +418,17 @@ final class SynchronousRun<Value, Error: Swift.Error>: ProducerRun, @unchecked S
 /// `SignalProducer.init(_:)` with a start handler). Nothing else keeps a
 /// sink.
 @usableFromInline
-struct ProducerSink<Value, Error: Swift.Error>: EventSink {
+struct _ProducerSink<Value, Error: Swift.Error>: _EventSink {
     @usableFromInline let action: (Signal<Value, Error>.Event) -> Void
     /// Unmanaged rather than `unowned(unsafe)`: Swift copies (retains) an
     /// `unowned(unsafe)` reference at each use, which would put a retain and
     /// a release around every flag check; `_withUnsafeGuaranteedRef` uses
     /// it at +0.
-    @usableFromInline let runReference: Unmanaged<ProducerRun>
+    @usableFromInline let runReference: Unmanaged<_ProducerRun>
     @usableFromInline let index: Int
 
     @inlinable
-    init(_ action: @escaping (Signal<Value, Error>.Event) -> Void, run: ProducerRun, index: Int) {
+    init(_ action: @escaping (Signal<Value, Error>.Event) -> Void, run: _ProducerRun, index: Int) {
         self.action = action
         self.runReference = Unmanaged.passUnretained(run)
         self.index = index
@@ -436,7 +436,7 @@ struct ProducerSink<Value, Error: Swift.Error>: EventSink {
 
     /// The run (retained by the caller's use: for the colder paths).
     @inlinable
-    var run: ProducerRun { runReference.takeUnretainedValue() }
+    var run: _ProducerRun { runReference.takeUnretainedValue() }
 
     @inlinable
     @inline(__always)

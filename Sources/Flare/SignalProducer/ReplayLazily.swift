@@ -23,7 +23,7 @@ extension SignalProducer {
     @inlinable
     public func replayLazily(upTo capacity: Int) -> SignalProducer<Value, Error> {
         flarePrecondition(capacity >= 0, "replayLazily(upTo:) needs a non-negative capacity, got \(capacity)")
-        let owner = ReplayOwner(source: self, capacity: capacity)
+        let owner = _ReplayOwner(source: self, capacity: capacity)
         return SignalProducer { observer, lifetime in
             owner.attach(observer, lifetime)
         }
@@ -33,7 +33,7 @@ extension SignalProducer {
 /// What goes through a replay's domain: an event of the shared run, or a
 /// start attaching.
 @usableFromInline
-enum ReplayCommand<Value, Error: Swift.Error> {
+enum _ReplayCommand<Value, Error: Swift.Error> {
     case event(Signal<Value, Error>.Event)
     case attach(Signal<Value, Error>.Observer, Lifetime)
 }
@@ -41,7 +41,7 @@ enum ReplayCommand<Value, Error: Swift.Error> {
 /// The shared state of `replayLazily(upTo:)`: touched only inside its
 /// domain (the command signal's serialized delivery).
 @usableFromInline
-final class ReplayState<Value, Error: Swift.Error> {
+final class _ReplayState<Value, Error: Swift.Error> {
     @usableFromInline let capacity: Int
     @usableFromInline var buffer = ContiguousArray<Value>()
     @usableFromInline var head = 0
@@ -64,7 +64,7 @@ final class ReplayState<Value, Error: Swift.Error> {
     /// Replays the buffer and the terminal event to `observer`, or attaches
     /// it to the live events of `output`.
     @inlinable
-    func attach(_ observer: Signal<Value, Error>.Observer, _ lifetime: Lifetime, output: SignalCore<Value, Error>) {
+    func attach(_ observer: Signal<Value, Error>.Observer, _ lifetime: Lifetime, output: _SignalCore<Value, Error>) {
         guard !lifetime.hasEnded else { return }
         var index = head
         while index < buffer.count {
@@ -83,12 +83,12 @@ final class ReplayState<Value, Error: Swift.Error> {
 /// disposed when the owner goes (when the producer and every run that
 /// started from it are gone).
 @usableFromInline
-final class ReplayOwner<Value, Error: Swift.Error>: @unchecked Sendable {
-    @usableFromInline typealias Command = ReplayCommand<Value, Error>
+final class _ReplayOwner<Value, Error: Swift.Error>: @unchecked Sendable {
+    @usableFromInline typealias Command = _ReplayCommand<Value, Error>
 
     @usableFromInline let source: SignalProducer<Value, Error>
-    @usableFromInline let state: ReplayState<Value, Error>
-    @usableFromInline let commands: SignalCore<Command, Never>
+    @usableFromInline let state: _ReplayState<Value, Error>
+    @usableFromInline let commands: _SignalCore<Command, Never>
     @usableFromInline let commandHandle: Signal<Command, Never>
     @usableFromInline let output: Signal<Value, Error>
     @usableFromInline let started = Atomic<Bool>(false)
@@ -98,11 +98,11 @@ final class ReplayOwner<Value, Error: Swift.Error>: @unchecked Sendable {
     @inlinable
     init(source: SignalProducer<Value, Error>, capacity: Int) {
         self.source = source
-        let state = ReplayState<Value, Error>(capacity: capacity)
+        let state = _ReplayState<Value, Error>(capacity: capacity)
         self.state = state
-        commands = SignalCore<Command, Never>(queueLimit: .default)
-        commandHandle = Signal(core: commands)
-        output = commandHandle.liftCore { (downstream: HeldCore<Value, Error>) in
+        commands = _SignalCore<Command, Never>(queueLimit: .default)
+        commandHandle = Signal(_core: commands)
+        output = commandHandle._liftCore { (downstream: _HeldCore<Value, Error>) in
             { event in
                 switch event {
                 case let .value(.event(event)):

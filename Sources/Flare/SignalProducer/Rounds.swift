@@ -3,7 +3,7 @@ import Synchronization
 
 /// What a round's terminal event leads to.
 @usableFromInline
-enum RoundEnd {
+enum _RoundEnd {
     /// The event ends the whole run.
     case forward
     /// Another round starts at once.
@@ -33,11 +33,11 @@ final class Rounds<Value, Error: Swift.Error>: @unchecked Sendable {
     private let requests = Atomic<Int>(0)
     /// Decides what a round's terminal event leads to. Called once per
     /// round, after the round before it ended: never concurrently.
-    private let decide: (Signal<Value, Error>.Event) -> RoundEnd
+    private let decide: (Signal<Value, Error>.Event) -> _RoundEnd
 
     private init(
         _ producer: SignalProducer<Value, Error>, _ observer: Signal<Value, Error>.Observer, _ lifetime: Lifetime,
-        _ decide: @escaping (Signal<Value, Error>.Event) -> RoundEnd
+        _ decide: @escaping (Signal<Value, Error>.Event) -> _RoundEnd
     ) {
         self.producer = producer
         self.observer = observer
@@ -51,7 +51,7 @@ final class Rounds<Value, Error: Swift.Error>: @unchecked Sendable {
     /// (made afresh per start) choosing what each round's end leads to.
     static func producer(
         _ producer: SignalProducer<Value, Error>,
-        _ makeDecide: @escaping () -> (Signal<Value, Error>.Event) -> RoundEnd
+        _ makeDecide: @escaping () -> (Signal<Value, Error>.Event) -> _RoundEnd
     ) -> SignalProducer<Value, Error> {
         SignalProducer { observer, lifetime in
             Rounds(producer, observer, lifetime, makeDecide()).requestRound()

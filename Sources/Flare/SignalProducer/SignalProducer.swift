@@ -30,20 +30,20 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// to (the link at `depth`), makes the links' closures, then the
     /// source's root signal, and connects the run to it. Starts nothing.
     @usableFromInline
-    let attach: (ProducerRun, consuming ProducerSink<Value, Error>) -> Void
+    let attach: (_ProducerRun, consuming _ProducerSink<Value, Error>) -> Void
 
     /// Makes the run object of a start, given its number of links: a
-    /// `SynchronousRun` of the source's types for a synchronous source,
-    /// which its `attach` then fills; a plain `ProducerRun` otherwise.
+    /// `_SynchronousRun` of the source's types for a synchronous source,
+    /// which its `attach` then fills; a plain `_ProducerRun` otherwise.
     /// Operators pass their source's on.
     @usableFromInline
-    let makeRunObject: (_ linkCount: Int) -> ProducerRun
+    let makeRunObject: (_ linkCount: Int) -> _ProducerRun
 
     @inlinable
     init(
         depth: Int,
-        makeRunObject: @escaping (_ linkCount: Int) -> ProducerRun = { ProducerRun(linkCount: $0) },
-        attach: @escaping (ProducerRun, consuming ProducerSink<Value, Error>) -> Void
+        makeRunObject: @escaping (_ linkCount: Int) -> _ProducerRun = { _ProducerRun(linkCount: $0) },
+        attach: @escaping (_ProducerRun, consuming _ProducerSink<Value, Error>) -> Void
     ) {
         self.depth = depth
         self.makeRunObject = makeRunObject
@@ -67,21 +67,21 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     public init(_ startHandler: @escaping (Signal<Value, Error>.Observer, Lifetime) -> Void) {
         // One closure per producer, capturing the handler; each run holds
         // the handler itself (see `HandlerRun`).
-        self.init(depth: 0, makeRunObject: { HandlerRun<Value, Error>(linkCount: $0, handler: startHandler) }) { run, sink in
+        self.init(_depth: 0, makeRunObject: { HandlerRun<Value, Error>(linkCount: $0, handler: startHandler) }) { run, sink in
             unsafeDowncast(run, to: HandlerRun<Value, Error>.self).sink = sink
         }
     }
 
     /// A producer whose source sends all its events inside `start`, on the
-    /// starting thread, with `ProducerRun.emit`: no root signal, no
+    /// starting thread, with `_ProducerRun.emit`: no root signal, no
     /// observer and no lifetime per start, only the run's state word (see
-    /// `ProducerRun`).
+    /// `_ProducerRun`).
     @inlinable
-    init(synchronous send: @escaping (ProducerRun, ProducerSink<Value, Error>) -> Void) {
+    init(synchronous send: @escaping (_ProducerRun, _ProducerSink<Value, Error>) -> Void) {
         // One closure per producer, capturing the source's function; each
-        // run holds the function itself (see `SynchronousRun`).
-        self.init(depth: 0, makeRunObject: { SynchronousRun<Value, Error>(linkCount: $0, send: send) }) { run, sink in
-            unsafeDowncast(run, to: SynchronousRun<Value, Error>.self).sink = sink
+        // run holds the function itself (see `_SynchronousRun`).
+        self.init(_depth: 0, makeRunObject: { _SynchronousRun<Value, Error>(linkCount: $0, send: send) }) { run, sink in
+            unsafeDowncast(run, to: _SynchronousRun<Value, Error>.self).sink = sink
         }
     }
 
@@ -98,7 +98,7 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// A producer that sends `value`, then completes, at each start.
     @inlinable
     public init(value: Value) {
-        self.init(synchronous: { run, sink in
+        self.init(_synchronous: { run, sink in
             if run.emit(.value(value), to: sink) { _ = run.emit(.completed, to: sink) }
         })
     }
@@ -106,7 +106,7 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// A producer that fails with `error` at each start.
     @inlinable
     public init(error: Error) {
-        self.init(synchronous: { run, sink in _ = run.emit(.failed(error), to: sink) })
+        self.init(_synchronous: { run, sink in _ = run.emit(.failed(error), to: sink) })
     }
 
     /// A producer that sends the success value then completes, or fails
@@ -123,7 +123,7 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// completes.
     @inlinable
     public init(_ action: @escaping () -> Value) {
-        self.init(synchronous: { run, sink in
+        self.init(_synchronous: { run, sink in
             if run.emit(.value(action()), to: sink) { _ = run.emit(.completed, to: sink) }
         })
     }
@@ -132,7 +132,7 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// value then completes, or fails with the failure.
     @inlinable
     public init(_ action: @escaping () -> Result<Value, Error>) {
-        self.init(synchronous: { run, sink in
+        self.init(_synchronous: { run, sink in
             switch action() {
             case let .success(value):
                 if run.emit(.value(value), to: sink) { _ = run.emit(.completed, to: sink) }
@@ -147,7 +147,7 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// (disposal, or an operator such as `take(first:)`).
     @inlinable
     public init<S: Sequence>(_ values: S) where S.Element == Value {
-        self.init(synchronous: { run, sink in
+        self.init(_synchronous: { run, sink in
             // Checked before pulling each element: a sequence may be lazy,
             // with side effects per element.
             var iterator = values.makeIterator()

@@ -3,9 +3,9 @@ extension SignalProducer {
     /// source not yet started. `output` is consumed: the run's chain holds
     /// it without another retain.
     @inlinable
-    func makeRun(_ output: consuming @escaping (Signal<Value, Error>.Event) -> Void) -> ProducerRun {
+    func makeRun(_ output: consuming @escaping (Signal<Value, Error>.Event) -> Void) -> _ProducerRun {
         let run = makeRunObject(depth + 1)
-        attach(run, ProducerSink(output, run: run, index: depth))
+        attach(run, _ProducerSink(output, run: run, index: depth))
         return run
     }
 
@@ -27,11 +27,11 @@ extension SignalProducer {
     public func startWithSignal<Result>(
         _ setup: (_ signal: Signal<Value, Error>, _ interruptHandle: Disposable) -> Result
     ) -> Result {
-        let output = SignalCore<Value, Error>()
+        let output = _SignalCore<Value, Error>()
         let run = makeRunObject(depth + 1)
         output.lifetime.observeEnded { run.interrupt() }
-        attach(run, ProducerSink({ event in output.send(event) }, run: run, index: depth))
-        let result = setup(Signal(core: output), run)
+        attach(run, _ProducerSink({ event in output.send(event) }, run: run, index: depth))
+        let result = setup(Signal(_core: output), run)
         run.startIfNotDisposed()
         return result
     }

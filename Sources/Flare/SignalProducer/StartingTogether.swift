@@ -9,7 +9,7 @@ extension SignalProducer {
     /// their sequence forms) apply to producers: the operator's body is the
     /// signal operator's.
     @usableFromInline
-    static func startingTogether<V, E>(
+    static func _startingTogether<V, E>(
         _ inputs: [SignalProducer<V, E>], _ combine: @escaping ([Signal<V, E>]) -> Signal<Value, Error>
     ) -> SignalProducer {
         SignalProducer { observer, lifetime in
@@ -38,12 +38,12 @@ private func withStartedSignals<V, E>(
 }
 
 extension SignalProducer {
-    /// `startingTogether` for producers of different value types: every
+    /// `_startingTogether` for producers of different value types: every
     /// start starts those of `inputs` in order, the first first, and
     /// forwards what `combine` makes of their signals (typed as `inputs`
     /// lists them). How the static forms of `combineLatest` and `zip` apply
     /// to producers.
-    static func startingTogether<Inputs: ProducerList, Output>(
+    static func _startingTogether<Inputs: ProducerList, Output>(
         _ inputs: Inputs, _ combine: @escaping (Inputs.Signals) -> Signal<Output, Error>
     ) -> SignalProducer<Output, Error> where Inputs.Signals.Failure == Error {
         SignalProducer<Output, Error> { observer, lifetime in
@@ -56,7 +56,7 @@ extension SignalProducer {
 
 /// Producers of any value types, as the input list their runs' signals make.
 protocol ProducerList {
-    associatedtype Signals: InputList
+    associatedtype Signals: _InputList
 
     /// Sets up the signals of the producers (the last one's first), hands
     /// them to `setup`, then lets them start, the first first (as
@@ -72,10 +72,10 @@ struct SingleProducer<Value, Failure: Swift.Error>: ProducerList {
         self.producer = producer
     }
 
-    func startWithSignals(during lifetime: Lifetime, _ setup: (SingleInput<Value, Failure>) -> Void) {
+    func startWithSignals(during lifetime: Lifetime, _ setup: (_SingleInput<Value, Failure>) -> Void) {
         producer.startWithSignal { signal, interrupter in
             lifetime += interrupter
-            setup(SingleInput(signal))
+            setup(_SingleInput(signal))
         }
     }
 }
@@ -91,12 +91,12 @@ where First.Signals.Failure == Second.Signals.Failure {
         self.second = second
     }
 
-    func startWithSignals(during lifetime: Lifetime, _ setup: (InputPair<First.Signals, Second.Signals>) -> Void) {
+    func startWithSignals(during lifetime: Lifetime, _ setup: (_InputPair<First.Signals, Second.Signals>) -> Void) {
         // The outer setup returns last: `second`'s producers start after
         // `first`'s.
         second.startWithSignals(during: lifetime) { secondSignals in
             first.startWithSignals(during: lifetime) { firstSignals in
-                setup(InputPair(firstSignals, secondSignals))
+                setup(_InputPair(firstSignals, secondSignals))
             }
         }
     }

@@ -19,7 +19,7 @@ import Darwin
 ///
 /// Thread-safety: `withLock` is mutually exclusive and not reentrant.
 @usableFromInline
-internal final class PThreadMutex<Value: Sendable>: @unchecked Sendable {
+internal final class _PThreadMutex<Value: Sendable>: @unchecked Sendable {
     // @unchecked Sendable: `value` is only touched inside `withLock`, under
     // `mutex`; the mutex lives at a stable heap address for its whole life.
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
