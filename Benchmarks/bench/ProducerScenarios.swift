@@ -66,6 +66,38 @@ struct ProducerStart {
     }
 }
 
+/// A producer made with a start handler (`SignalProducer { observer,
+/// lifetime in ... }`, ReactiveObjC's `createSignal:`), whose handler sends
+/// one value and completes, started `amount` times with one observer: ns
+/// and heap allocations per start (the start, the handler, the value, the
+/// completion, the end of the run's lifetime, and releasing the run). The
+/// limit is `ProducerStart(depth: 0)`'s: two calls of an observer closure.
+struct ProducerHandlerStart {
+    func run(amount starts: Int) -> Measurement {
+        let sink = Sink.make()
+        defer { sink.free() }
+        let producer = SignalProducer<Int, Never> { observer, _ in
+            observer.send(value: 1)
+            observer.sendCompleted()
+        }
+        let observer = Signal<Int, Never>.Observer { event in
+            if case let .value(v) = event { sink.add(v) }
+        }
+        for _ in 0..<64 { producer.start(observer) }
+        let t0 = now()
+        for _ in 0..<starts { producer.start(observer) }
+        let t1 = now()
+        let counted = 256
+        mc_set_counting(1)
+        let a0 = mc_allocations()
+        for _ in 0..<counted { producer.start(observer) }
+        let a1 = mc_allocations()
+        mc_set_counting(0)
+        check(sink.total == starts + 64 + counted, "start-handler producer lost events")
+        return Measurement(elapsed: t1 - t0, values: [Double(t1 - t0) / Double(starts), Double(a1 - a0) / Double(counted)])
+    }
+}
+
 /// An observer closure for the limit: values go to `sink`, a negative value
 /// stands for the completion.
 @inline(never)
@@ -161,6 +193,12 @@ func runProducerScenarios(_ runner: Runner) {
                                  Entry(name: limitName) { body.limit(amount: $0) }],
                        initialAmount: 1024)
     }
+    let handler = ProducerHandlerStart()
+    runner.measure(scenario: "producer", title: "producer start: SignalProducer { observer, lifetime in ... }, one value, one observer",
+                   caseName: "start handler", metrics: ProducerStart.metrics,
+                   entries: [Entry(name: flareName) { handler.run(amount: $0) },
+                             Entry(name: limitName) { ProducerStart(depth: 0).limit(amount: $0) }],
+                   initialAmount: 1024)
     let chain = ProducerSequenceChain()
     runner.measure(scenario: "producer", title: "SignalProducer(0..<1000).map.filter.map.startWithValues",
                    caseName: "per value", metrics: ProducerSequenceChain.metrics,

@@ -70,7 +70,7 @@ final class _ActionExecution<Input, Output, Error: Swift.Error>: _ProducerRun, @
     init(action: Action<Input, Output, Error>, input: Input, linkCount: Int) {
         self.action = action
         self.input = input
-        super.init(linkCount: linkCount, isSynchronous: false, synchronousSource: { run, interrupt in
+        super.init(linkCount: linkCount, sourceKind: .relay, synchronousSource: { run, interrupt in
             let execution = unsafeDowncast(run, to: _ActionExecution<Input, Output, Error>.self)
             if interrupt { execution.interruptRelay() } else { execution.start() }
         })

@@ -1,3 +1,6 @@
+import CFlare
+import Synchronization
+
 // Flattening: a stream of streams into a stream of values.
 //
 // Every flatten runs on the funnel (`Funnel.swift`). The outer stream's
@@ -14,12 +17,15 @@
 // replaced or losing inner sent before the switch, still queued behind it,
 // is never delivered.
 //
-// An inner is started from inside the internal signal's delivery, so what it
-// sends synchronously while starting is queued behind the current event, not
-// delivered reentrantly. `.concat` and `.concurrent` start their next inner
-// when the previous one's terminal event is handled: the drain of the
-// internal signal is the loop, and a million synchronous inners in a row use
-// constant stack.
+// An inner is started from inside the internal signal's delivery. What it
+// sends synchronously while starting is handed to the logic at once when
+// nothing is queued behind the current event (`_FlattenEngine.deliverDirectly`:
+// it would be the next event delivered), else queued behind what is, in the
+// order it was sent; never inside a delivery of the output. `.concat` and
+// `.concurrent` start their next inner when the previous one's terminal
+// event is handled, and an inner started while another's event is handed
+// over queues its events: the drain of the internal signal is the loop, and
+// a million synchronous inners in a row use constant stack.
 
 /// How a stream of streams is flattened into a stream of values: which inner
 /// streams run, when, and what their terminal events do.
@@ -110,8 +116,11 @@ enum _FlattenTag<Outer, U, E: Swift.Error> {
 /// only inside the internal signal's delivery, or after it has closed.
 @usableFromInline
 final class _FlattenInner<Outer, U, E: Swift.Error> {
+    /// The engine; from it, the internal signal's input. Held strongly: an
+    /// inner on another thread may be sending while the flatten ends. The
+    /// cycle with the engine's list lasts while the node is active.
     @usableFromInline
-    let input: Signal<_FlattenTag<Outer, U, E>, Never>.Observer
+    let engine: _FlattenEngine<Outer, U, E>
 
     // The variables are touched only inside the internal signal's
     // serialized delivery (or after it closed), which orders every access:
@@ -137,15 +146,32 @@ final class _FlattenInner<Outer, U, E: Swift.Error> {
     unowned(unsafe) var previous: _FlattenInner?
 
     @inlinable
-    init(input: Signal<_FlattenTag<Outer, U, E>, Never>.Observer) {
-        self.input = input
+    init(engine: _FlattenEngine<Outer, U, E>) {
+        self.engine = engine
     }
 
-    /// The inner run's observer: tags the event and sends it to the
-    /// internal signal (any thread).
+    /// The inner run's observer (any thread): hands the event to the engine
+    /// at once if this inner sends it while the engine starts it and
+    /// nothing is queued (`_FlattenEngine.deliverDirectly`), else tags it
+    /// and sends it to the internal signal. The engine's state is read only
+    /// by the thread that holds the internal signal's serial word. The
+    /// first test, a relaxed load of the engine's `starting`, keeps every
+    /// other send off the serial word's line until its own CAS: reading
+    /// `owner` first cost a contended sender a second transfer of the line.
     @inlinable
     func send(_ event: Signal<U, E>.Event) {
-        input.send(value: .inner(self, event))
+        let engine = self.engine
+        if engine.starting.load(ordering: .relaxed) == Self.identity(self),
+           flare_serial_held_by_caller(engine.serial), engine.deliverDirectly(event, of: self) {
+            return
+        }
+        engine.input.send(value: .inner(self, event))
+    }
+
+    /// A node's identity as `_FlattenEngine.starting` holds it.
+    @inlinable
+    static func identity(_ node: _FlattenInner) -> UInt {
+        UInt(bitPattern: Unmanaged.passUnretained(node).toOpaque())
     }
 }
 
@@ -161,6 +187,10 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
     @usableFromInline let transform: (Outer) -> SignalProducer<U, E>
     @usableFromInline let downstream: _HeldCore<U, E>
     @usableFromInline let input: Signal<_FlattenTag<Outer, U, E>, Never>.Observer
+
+    /// The internal signal's core, and its serial word.
+    @usableFromInline let funnelCore: _SignalCore<_FlattenTag<Outer, U, E>, Never>
+    @usableFromInline let serial: UnsafeMutablePointer<flare_serial>
 
     // Touched only inside the internal signal's serialized delivery (or
     // after it closed): no dynamic exclusivity checks (see `_FlattenInner`).
@@ -179,10 +209,21 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
 
     @usableFromInline @exclusivity(unchecked) var isTerminated = false
 
+    /// The inner being started (`start`; `_FlattenInner.identity`, or 0),
+    /// whose events sent meanwhile may be handled at once
+    /// (`deliverDirectly`). Written by the drainer only; atomic (relaxed)
+    /// because every inner's observer, on any thread, reads it first.
+    @usableFromInline let starting = Atomic<UInt>(0)
+
+    /// An event `deliverDirectly` handed over is being handled: a nested
+    /// start's events are queued, so starts never recurse.
+    @usableFromInline @exclusivity(unchecked) var deliveringDirectly = false
+
     @inlinable
     init(
         _ strategy: FlattenStrategy, transform: @escaping (Outer) -> SignalProducer<U, E>,
-        downstream: _HeldCore<U, E>, input: Signal<_FlattenTag<Outer, U, E>, Never>.Observer
+        downstream: _HeldCore<U, E>, input: Signal<_FlattenTag<Outer, U, E>, Never>.Observer,
+        funnelCore: _SignalCore<_FlattenTag<Outer, U, E>, Never>
     ) {
         kind = strategy._kind
         if case let .concurrent(limit) = strategy._kind {
@@ -193,6 +234,8 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
         self.transform = transform
         self.downstream = downstream
         self.input = input
+        self.funnelCore = funnelCore
+        self.serial = funnelCore.serial
     }
 
     @inlinable
@@ -263,16 +306,56 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
         }
     }
 
-    /// Starts an inner run as an active node. Whatever it sends while
-    /// starting is queued behind the current event.
+    /// Starts an inner run as an active node. What it sends while
+    /// starting is handled at once if nothing is queued (see
+    /// `deliverDirectly`), else queued behind the current event. The run is
+    /// the node's before it starts, so that an inner dropped while starting
+    /// (the output ended by one of its events) is disposed.
     @inlinable
     func start(_ producer: SignalProducer<U, E>) {
-        let node = Inner(input: input)
+        let node = Inner(engine: self)
         node.next = head
         head?.previous = node
         head = node
         activeCount += 1
-        node.run = producer._startRun { [node] event in node.send(event) }
+        let run = producer._makeRun { [node] event in node.send(event) }
+        node.run = run
+        let outer = starting.load(ordering: .relaxed)
+        starting.store(Inner.identity(node), ordering: .relaxed)
+        run.startIfNotDisposed()
+        starting.store(outer, ordering: .relaxed)
+        if !node.isActive { node.run = nil }
+    }
+
+    /// Called by an inner's observer on the thread holding the internal
+    /// signal's serial word: handles `event` now, and returns true, if
+    /// `node` is the inner being started and nothing is queued behind the
+    /// current event, neither on the word (`BUSY`: no node pushed) nor in
+    /// the hands of a drain (`drainingBatch`); else returns false and the
+    /// caller queues it.
+    ///
+    /// Why that is the same as queueing it: a queued event would be the next
+    /// one delivered, and the engine does nothing after starting an inner
+    /// that the event's handling could observe in another order (`start`
+    /// is the last step of `outerValue`; `innerEnded` and `completeIfDone`
+    /// check `isTerminated` again). The event cannot overtake anything sent
+    /// before it: an earlier send, by this thread (program order) or by one
+    /// whose push happened before it (the word's coherence), is on the word
+    /// or in the batch. And it cannot reenter a delivery of the output:
+    /// inners start only from the engine's own steps, never from inside a
+    /// downstream delivery, and one event at a time is handed over here
+    /// (`deliveringDirectly`): the events of an inner started while one is
+    /// handled are queued, so `concat`'s chain of synchronous inners runs
+    /// in the drain's loop, in constant stack, as before.
+    @inlinable
+    func deliverDirectly(_ event: Signal<U, E>.Event, of node: Inner) -> Bool {
+        guard starting.load(ordering: .relaxed) == Inner.identity(node), !deliveringDirectly, !funnelCore.drainingBatch,
+              flare_serial_peek(serial) == UInt(FLARE_SERIAL_BUSY)
+        else { return false }
+        deliveringDirectly = true
+        if !isTerminated, node.isActive { innerEvent(event, of: node) }
+        deliveringDirectly = false
+        return true
     }
 
     /// Removes `node` from the active list: its events are ignored from now
@@ -302,8 +385,9 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
         node.run = nil
         if case .concurrent = kind {
             // The loop that replaces recursion: each start only queues what
-            // the inner sends synchronously.
-            while activeCount < limit, !waiting.isEmpty {
+            // the inner sends synchronously, or hands it over while nothing
+            // else is handed over (see `deliverDirectly`).
+            while !isTerminated, activeCount < limit, !waiting.isEmpty {
                 start(waiting.removeFirst())
             }
         }
@@ -312,7 +396,7 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
 
     @inlinable
     func completeIfDone() {
-        if outerCompleted, activeCount == 0, waiting.isEmpty { terminate(.completed) }
+        if !isTerminated, outerCompleted, activeCount == 0, waiting.isEmpty { terminate(.completed) }
     }
 
     /// Ends the output with `event`, and disposes every active inner run.
@@ -342,8 +426,9 @@ extension Signal {
         _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> SignalProducer<Inner, Error>
     ) -> Signal<Inner, Error> {
         var made: _FlattenEngine<Value, Inner, Error>?
-        return _funnel(withInput: { (downstream: _HeldCore<Inner, Error>, input: Signal<_FlattenTag<Value, Inner, Error>, Never>.Observer) in
-            let engine = _FlattenEngine(strategy, transform: transform, downstream: downstream, input: input)
+        return _funnel(withCore: { (downstream: _HeldCore<Inner, Error>, input: Signal<_FlattenTag<Value, Inner, Error>, Never>.Observer,
+                                    funnelCore: _SignalCore<_FlattenTag<Value, Inner, Error>, Never>) in
+            let engine = _FlattenEngine(strategy, transform: transform, downstream: downstream, input: input, funnelCore: funnelCore)
             made = engine
             return { engine.handle($0) }
         }, connect: { input, observations in

@@ -69,10 +69,25 @@ func _funnel<Tag, U, F>(
     interruptsWhenInputsEnd: Bool = true,
     connect: (Signal<Tag, Never>.Observer, CompositeDisposable) -> Void
 ) -> Signal<U, F> {
+    _funnel(
+        withCore: { downstream, input, _ in makeAction(downstream, input) },
+        interruptsWhenInputsEnd: interruptsWhenInputsEnd,
+        connect: connect)
+}
+
+/// `_funnel(withInput:)`, whose logic also receives the internal signal's
+/// core, to tell from inside a delivery whether anything is queued behind
+/// it (flatten's inners, `_FlattenEngine.deliverDirectly`).
+@inlinable
+func _funnel<Tag, U, F>(
+    withCore makeAction: (_HeldCore<U, F>, Signal<Tag, Never>.Observer, _SignalCore<Tag, Never>) -> (Tag) -> Void,
+    interruptsWhenInputsEnd: Bool = true,
+    connect: (Signal<Tag, Never>.Observer, CompositeDisposable) -> Void
+) -> Signal<U, F> {
     let observations = CompositeDisposable()
     let (tagged, input) = Signal<Tag, Never>.pipe(disposable: observations)
     let output: Signal<U, F> = tagged._liftCore { downstream in
-        let handle = makeAction(downstream, input)
+        let handle = makeAction(downstream, input, tagged._core)
         return { event in
             if case let .value(tag) = event {
                 handle(tag)

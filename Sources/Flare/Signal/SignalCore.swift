@@ -84,6 +84,17 @@ final class _SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     @usableFromInline
     let lifetime: Lifetime
 
+    /// True while `drain` delivers events it took from the serial word:
+    /// more of them may be waiting behind the one being delivered, in the
+    /// drainer's hands rather than on the word. Read and written only by the
+    /// thread holding the word (no dynamic exclusivity checks, as for the
+    /// producer runs' state). A multi-input operator's logic reads it to
+    /// tell whether anything at all is queued behind the current event
+    /// (flatten's inners, `_FlattenEngine.deliverDirectly`).
+    @usableFromInline
+    @exclusivity(unchecked)
+    var drainingBatch = false
+
     /// A root core with a fresh serial word, whose queue holds at most
     /// `queueLimit` events sent from other threads.
     @usableFromInline
@@ -211,6 +222,13 @@ final class _SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     /// slot of the queue limit, `FLARE_NODE_COUNTED`.
     @inlinable
     func makeNode(_ event: Event, kind: UInt) -> UnsafeMutablePointer<flare_node> {
+        Self.makeNode(event, kind: kind, serial: serial)
+    }
+
+    /// `makeNode` for a node queued on `serial` (also used by producer runs
+    /// that serialize their start handler's sends themselves).
+    @inlinable
+    static func makeNode(_ event: Event, kind: UInt, serial: UnsafeMutablePointer<flare_serial>) -> UnsafeMutablePointer<flare_node> {
         // The pool's memory is 16-byte aligned, as malloc's; wider events
         // would need another allocator, and no Swift enum of values is wider.
         flarePrecondition(MemoryLayout<Event>.alignment <= 16, "event alignment above 16 bytes")
@@ -226,6 +244,12 @@ final class _SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     /// Moves the event out of `node` and frees the node.
     @inlinable
     func takeEvent(_ node: UnsafeMutablePointer<flare_node>) -> Event {
+        Self.takeEvent(node, serial: serial)
+    }
+
+    /// `takeEvent` for a node that was queued on `serial`.
+    @inlinable
+    static func takeEvent(_ node: UnsafeMutablePointer<flare_node>, serial: UnsafeMutablePointer<flare_serial>) -> Event {
         #if DEBUG
         if flare_node_is_counted(node) { flare_serial_debug_note_queued(serial, -1) }
         #endif
@@ -249,6 +273,8 @@ final class _SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     @inlinable
     @inline(never)
     func drain(_ first: UnsafeMutablePointer<flare_node>) {
+        drainingBatch = true
+        defer { drainingBatch = false }
         var d = flare_drain()
         flare_drain_begin(&d, raw, first)
         while true {

@@ -1,3 +1,4 @@
+import CFlare
 import Synchronization
 
 /// One start of a producer: what its chain of links shares, and the handle
@@ -42,7 +43,8 @@ class _ProducerRun: Disposable, @unchecked Sendable {
     @exclusivity(unchecked)
     private var startSource: (() -> Void)?
 
-    /// The root signal's lifetime, once connected.
+    /// The root signal's lifetime, once connected (a start-handler run's
+    /// own, from the start).
     @exclusivity(unchecked)
     private var sourceLifetime: Lifetime?
 
@@ -77,18 +79,42 @@ class _ProducerRun: Disposable, @unchecked Sendable {
     @usableFromInline
     let syncState = Atomic<Int>(0)
 
-    /// Whether the source is synchronous: the run is a `_SynchronousRun`,
-    /// which holds the source (see there).
+    /// What kind of source feeds the run.
     @usableFromInline
-    let isSynchronous: Bool
+    enum SourceKind: UInt8 {
+        /// A source with a root signal (`connect`) or relaying another run
+        /// (`connectRelay`): started and interrupted through the closures
+        /// they set.
+        case connected
+        /// A synchronous source: the run is a `_SynchronousRun`, which holds
+        /// the source (see there).
+        case synchronous
+        /// A start handler: the run is a `_HandlerRun`, which serializes
+        /// what the handler sends itself, with no root signal (see there).
+        case handler
+        /// A run that is itself the source relaying another run (an
+        /// `Action`'s execution, `_ActionExecution`): started and
+        /// interrupted through `synchronousSource`, with no closure per
+        /// start (see `relayEnded`).
+        case relay
+    }
 
-    /// A synchronous run's entry points (see `_SynchronousRun`), with the
-    /// run: `interrupt` false, called by the starter once it holds the state
+    @usableFromInline
+    let sourceKind: SourceKind
+
+    /// Whether the source is synchronous (see `SourceKind`).
+    @inlinable
+    final var isSynchronous: Bool { sourceKind == .synchronous }
+
+    /// The entry points of a synchronous, start-handler or relaying run (see
+    /// `_SynchronousRun`, `_HandlerRun`, `_ActionExecution`), with the run. For a synchronous run:
+    /// `interrupt` false, called by the starter once it holds the state
     /// word, runs the source (its events, then, if `endSynchronousDelivery()`
     /// says so, `interrupted`); true, called by an interrupter that found
     /// the run not started, delivers `interrupted`. Either releases the
-    /// source and its chain before returning. A relaying run (see
-    /// `relayEnded`) is started (false) and interrupted (true) through it.
+    /// source and its chain before returning. For a start-handler run:
+    /// false runs the handler, true sends `interrupted` into the run. For a
+    /// relaying run: false starts the relay, true interrupts it.
     ///
     /// A function made where the run's types are concrete, rather than an
     /// overridden method: a class generic over them would be entered, from
@@ -102,13 +128,13 @@ class _ProducerRun: Disposable, @unchecked Sendable {
     /// A run whose source has a root signal (it calls `connect`).
     @usableFromInline
     convenience init(linkCount: Int) {
-        self.init(linkCount: linkCount, isSynchronous: false, synchronousSource: _ProducerRun.noSource)
+        self.init(linkCount: linkCount, sourceKind: .connected, synchronousSource: _ProducerRun.noSource)
     }
 
     @usableFromInline
-    init(linkCount: Int, isSynchronous: Bool, synchronousSource: @escaping (_ProducerRun, _ interrupt: Bool) -> Void) {
+    init(linkCount: Int, sourceKind: SourceKind, synchronousSource: @escaping (_ProducerRun, _ interrupt: Bool) -> Void) {
         lastIndex = linkCount - 1
-        self.isSynchronous = isSynchronous
+        self.sourceKind = sourceKind
         self.synchronousSource = synchronousSource
         if linkCount > 64 {
             let extra = UnsafeMutablePointer<Bool>.allocate(capacity: linkCount - 64)
@@ -121,6 +147,39 @@ class _ProducerRun: Disposable, @unchecked Sendable {
 
     deinit {
         overflow?.deallocate()
+    }
+
+    /// A start-handler run's serial word, followed (at `FLARE_CACHE_LINE`)
+    /// by a C core that is never observed: it carries the prompt-interrupt
+    /// flag the drain protocol's steps read (`flare_queue_kind`,
+    /// `flare_drain_next`). One allocation, with the queue limit of a root
+    /// signal's word. Freed by `destroySerialBlock`.
+    @usableFromInline
+    static func makeSerialBlock() -> UnsafeMutableRawPointer {
+        let block = UnsafeMutableRawPointer.allocate(
+            byteCount: Int(FLARE_CACHE_LINE) + MemoryLayout<flare_core>.stride, alignment: Int(FLARE_CACHE_LINE))
+        let serial = block.bindMemory(to: flare_serial.self, capacity: 1)
+        flare_serial_init(serial)
+        flare_serial_set_limit(serial, QueueLimit.default._events)
+        let core = (block + Int(FLARE_CACHE_LINE)).bindMemory(to: flare_core.self, capacity: 1)
+        flare_core_init(core, serial)
+        flare_core_publish(core)
+        return block
+    }
+
+    /// Frees a block of `makeSerialBlock`, once nothing can use it.
+    @usableFromInline
+    static func destroySerialBlock(_ block: UnsafeMutableRawPointer) {
+        // Never observed: no context to release.
+        flare_core_destroy((block + Int(FLARE_CACHE_LINE)).assumingMemoryBound(to: flare_core.self), nil)
+        block.deallocate()
+    }
+
+    /// Gives a start-handler run its own lifetime, ended by disposing `end`
+    /// (no token: the run ends it when it terminates, or when it goes).
+    @usableFromInline
+    final func adoptLifetime(endedBy end: CompositeDisposable) {
+        sourceLifetime = Lifetime(end)
     }
 
     /// Whether output `index` has delivered its terminal event.
@@ -160,7 +219,7 @@ class _ProducerRun: Disposable, @unchecked Sendable {
     // - a run that is itself the relaying source (an `Action`'s execution,
     //   a subclass made by its producer's `_makeRunObject`) connects
     //   nothing: it is started and interrupted through `synchronousSource`
-    //   (with `isSynchronous` false), a function made where its types are
+    //   (`SourceKind.relay`), a function made where its types are
     //   concrete, so no closure per start holds it;
     // - a run fed by a separate relay object (a property's or a replay's
     //   domain, `_DomainRelay`) connects how to start and interrupt it with
@@ -253,13 +312,20 @@ class _ProducerRun: Disposable, @unchecked Sendable {
     /// Runs the source's start handler, unless the run was disposed first.
     @usableFromInline
     final func startIfNotDisposed() {
-        if isSynchronous { return startSynchronous() }
+        switch sourceKind {
+        case .synchronous: return startSynchronous()
+        case .handler:
+            // Checks `isDisposed` itself, after releasing the handler.
+            return synchronousSource(self, false)
+        case .relay:
+            guard !isDisposed else { return }
+            return synchronousSource(self, false)
+        case .connected: break
+        }
         let start = startSource
         startSource = nil
         guard !isDisposed else { return }
-        // Nothing connected: a relaying run (see `relayEnded`), or a
-        // source that never starts (`noSource`).
-        if let start { start() } else { synchronousSource(self, false) }
+        start?()
     }
 
     /// The run's lifetime: it ends when the run terminates.
@@ -284,10 +350,10 @@ class _ProducerRun: Disposable, @unchecked Sendable {
     /// Interrupts the run (any thread).
     @usableFromInline
     final func interrupt() {
-        if isSynchronous {
-            interruptSynchronous()
-        } else {
-            if let interruptSource { interruptSource() } else { synchronousSource(self, true) }  // as in `startIfNotDisposed`
+        switch sourceKind {
+        case .synchronous: interruptSynchronous()
+        case .handler, .relay: synchronousSource(self, true)
+        case .connected: interruptSource?()
         }
     }
 
@@ -306,11 +372,13 @@ class _ProducerRun: Disposable, @unchecked Sendable {
 }
 
 /// The run of a synchronous source (`init(value:)`, a sequence …): the sink
-/// the source sends to is stored in the run itself, and the source's
-/// function is reached through the producer's `entry` closure (made once per
-/// producer), so that a start allocates the run and nothing else for its
-/// source (a closure capturing both, per start, cost an allocation and its
-/// retains). Made by the producer's `_makeRunObject` (see `SignalProducer`),
+/// the source sends to and the source's function (the one the producer's
+/// `_makeRunObject` captured) are stored in the run itself, so that a start
+/// allocates the run and nothing else for its source (a closure capturing
+/// both, per start, cost an allocation and its retains), and making the
+/// producer allocates one closure context besides the source's own (an
+/// entry closure capturing the function cost another; flatten makes a
+/// producer per outer value). Made by the producer's `_makeRunObject` (see `SignalProducer`),
 /// filled by the source's `attach`; owned, like the rest of the run's
 /// state, by whichever thread the state word designates.
 @usableFromInline
@@ -322,12 +390,20 @@ final class _SynchronousRun<Value, Error: Swift.Error>: _ProducerRun, @unchecked
     @usableFromInline
     var sink: _ProducerSink<Value, Error>?
 
-    /// `entry` is the producer's (see `SignalProducer.init(_synchronous:)`):
-    /// made once per producer, it calls `runSource` or `interruptSource`
-    /// with the source's function.
+    /// The source's function (see `SignalProducer.init(_synchronous:)`).
+    @usableFromInline
+    let send: (_ProducerRun, _ProducerSink<Value, Error>) -> Void
+
     @inlinable
-    init(linkCount: Int, entry: @escaping (_ProducerRun, _ interrupt: Bool) -> Void) {
-        super.init(linkCount: linkCount, isSynchronous: true, synchronousSource: entry)
+    init(linkCount: Int, send: @escaping (_ProducerRun, _ProducerSink<Value, Error>) -> Void) {
+        self.send = send
+        super.init(linkCount: linkCount, sourceKind: .synchronous, synchronousSource: { run, interrupt in
+            // A closure, not a reference to a static method: specialized
+            // with the initializer, it captures nothing (the method, as a
+            // value, was its unspecialized generic code).
+            let run = unsafeDowncast(run, to: _SynchronousRun<Value, Error>.self)
+            if interrupt { run.interruptSource() } else { run.runSource(run.send) }
+        })
     }
 
     // Both take the sink out of the run (a move: no retain), so that the

@@ -60,26 +60,15 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// run (`take(first:)` …); attach the run's cleanup to it. Releasing the
     /// observer without sending a terminal event interrupts the run.
     ///
-    /// Cost per start: one root signal (as `Signal.init`), plus one closure
-    /// per operator applied to the producer.
+    /// Cost per start: the run (which serializes the observer's sends
+    /// itself, as a root signal would: see `_HandlerRun`), its lifetime and
+    /// the observer, plus one closure per operator applied to the producer.
     @inlinable
     public init(_ startHandler: @escaping (Signal<Value, Error>.Observer, Lifetime) -> Void) {
-        self.init(_depth: 0) { run, sink in
-            let core = _SignalCore<Value, Error>()
-            let handle = Signal(_core: core)
-            // The observer holds the run: the sinks of its chain do not
-            // (see `_ProducerSink`), and the root may deliver after every
-            // other reference to the run is gone.
-            _ = core.observe(Signal.Observer { [run] event in
-                withExtendedLifetime(run) { sink.deliverHeld(event) }
-            })
-            run.connect(
-                lifetime: core.lifetime,
-                interrupt: { handle._core.send(.interrupted) },
-                start: {
-                    let input = Signal<Value, Error>.Observer(_action: { core.send($0) }, interruptsOnDeinit: true)
-                    startHandler(input, core.lifetime)
-                })
+        // One closure per producer, capturing the handler; each run holds
+        // the handler itself (see `_HandlerRun`).
+        self.init(_depth: 0, makeRunObject: { _HandlerRun<Value, Error>(linkCount: $0, handler: startHandler) }) { run, sink in
+            unsafeDowncast(run, to: _HandlerRun<Value, Error>.self).sink = sink
         }
     }
 
@@ -89,13 +78,9 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// `_ProducerRun`).
     @inlinable
     init(_synchronous send: @escaping (_ProducerRun, _ProducerSink<Value, Error>) -> Void) {
-        // Made once per producer; each run holds it (see
-        // `_ProducerRun.synchronousSource`).
-        let entry: (_ProducerRun, Bool) -> Void = { run, interrupt in
-            let run = unsafeDowncast(run, to: _SynchronousRun<Value, Error>.self)
-            if interrupt { run.interruptSource() } else { run.runSource(send) }
-        }
-        self.init(_depth: 0, makeRunObject: { _SynchronousRun<Value, Error>(linkCount: $0, entry: entry) }) { run, sink in
+        // One closure per producer, capturing the source's function; each
+        // run holds the function itself (see `_SynchronousRun`).
+        self.init(_depth: 0, makeRunObject: { _SynchronousRun<Value, Error>(linkCount: $0, send: send) }) { run, sink in
             unsafeDowncast(run, to: _SynchronousRun<Value, Error>.self).sink = sink
         }
     }

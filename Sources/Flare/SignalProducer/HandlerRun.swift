@@ -1,0 +1,219 @@
+import CFlare
+
+/// The run of a start-handler producer (`SignalProducer { observer,
+/// lifetime in ... }`): it serializes what the handler sends itself, with no
+/// root signal.
+///
+/// A root signal per start cost a serial word and a core, the signal's
+/// object, handle and lifetime token, an observer (with its closure, entry
+/// and observation handle) feeding the run's chain, and the closures that
+/// connected the two: about fifteen allocations. But a run has exactly one
+/// consumer, its chain, so it needs a root's serialization and none of its
+/// observer bag. This run holds the chain's first sink itself and drives the
+/// same serial word and the same drain protocol (flare_drain.h) as a root
+/// signal (docs/core-algorithm.md §2, §5a): a send acquires the word and
+/// delivers to the sink, or queues behind the delivery in progress (within
+/// the queue limit, contract 9); `interrupted` requests prompt interruption
+/// (contract 8), which the drainer honours before anything still queued; the
+/// terminal event closes the word, drops what was sent after it, releases
+/// the chain and ends the run's lifetime. The C core beside the word
+/// (`serialBlock`) is never observed: it only carries the
+/// prompt-interrupt flag the protocol's steps read.
+///
+/// A start allocates the run (with its word, in one more block), the run's
+/// lifetime (a `Lifetime` and its `CompositeDisposable`) and the observer
+/// handed to the handler, whose closure captures only the run.
+///
+/// Ownership: the chain's sinks hold the run unretained (see
+/// `_ProducerSink`); whatever can send into the run holds it: the handler's
+/// observer, and the handle `start` returned, whose `dispose()` sends
+/// `interrupted`. The sink is written before the run is handed out and read
+/// and cleared only by the thread holding the serial word.
+@usableFromInline
+final class _HandlerRun<Value, Error: Swift.Error>: _ProducerRun, @unchecked Sendable {
+    @usableFromInline typealias Event = Signal<Value, Error>.Event
+
+    /// The source's output, the chain's first link; nil once the run has
+    /// terminated, which releases the chain (and the observer) while the
+    /// handler's observer or the run's handle live on.
+    @exclusivity(unchecked)
+    @usableFromInline
+    var sink: _ProducerSink<Value, Error>?
+
+    /// The producer's start handler, until the run starts: taken then, so
+    /// that a run whose handle is kept does not keep what the handler holds
+    /// (`replayLazily`'s shared run goes when its producer and runs go).
+    /// Touched only by the thread that makes the run and starts it.
+    @exclusivity(unchecked)
+    @usableFromInline
+    var handler: ((Signal<Value, Error>.Observer, Lifetime) -> Void)?
+
+    /// The serial word and its core (`_ProducerRun.makeSerialBlock`).
+    @usableFromInline
+    let serialBlock: UnsafeMutableRawPointer
+
+    /// Ends the run's lifetime; nil once ended.
+    @exclusivity(unchecked)
+    @usableFromInline
+    var lifetimeEnd: CompositeDisposable?
+
+    @inlinable
+    init(linkCount: Int, handler: @escaping (Signal<Value, Error>.Observer, Lifetime) -> Void) {
+        self.handler = handler
+        serialBlock = _ProducerRun.makeSerialBlock()
+        let end = CompositeDisposable()
+        lifetimeEnd = end
+        super.init(linkCount: linkCount, sourceKind: .handler, synchronousSource: { run, interrupt in
+            // A closure, not a reference to a static method: specialized
+            // with the initializer, it captures nothing (the method, as a
+            // value, was its unspecialized generic code).
+            let run = unsafeDowncast(run, to: _HandlerRun<Value, Error>.self)
+            if interrupt { run.send(.interrupted) } else { run.runHandler() }
+        })
+        adoptLifetime(endedBy: end)
+    }
+
+    deinit {
+        // Ended already, unless the run was never started nor disposed.
+        lifetimeEnd?.dispose()
+        _ProducerRun.destroySerialBlock(serialBlock)
+    }
+
+    /// The serial word.
+    @inlinable
+    final var handlerSerial: UnsafeMutablePointer<flare_serial> {
+        serialBlock.assumingMemoryBound(to: flare_serial.self)
+    }
+
+    /// The C core beside the word (see `_ProducerRun.makeSerialBlock`).
+    @inlinable
+    final var handlerCore: UnsafeMutablePointer<flare_core> {
+        (serialBlock + Int(FLARE_CACHE_LINE)).assumingMemoryBound(to: flare_core.self)
+    }
+
+
+    /// Calls the start handler with an observer that sends into this run,
+    /// and the run's lifetime, unless the run was disposed first.
+    @inlinable
+    final func runHandler() {
+        guard let handler = handler.take(), !isDisposed else { return }
+        // One capture, a class reference: the closure's context is the run.
+        let input = Signal<Value, Error>.Observer(_action: { [self] event in send(event) }, interruptsOnDeinit: true)
+        handler(input, lifetime)
+    }
+
+    /// Sends `event` into the run from any thread: delivers it at once if no
+    /// delivery is in progress, else queues it (see `_SignalCore.send`).
+    @inlinable
+    final func send(_ event: Event) {
+        if _fastPath(flare_serial_try_acquire(handlerSerial)) {
+            deliverAndLeave(event)
+        } else {
+            sendQueued(event)
+        }
+    }
+
+    /// Having acquired the serial word: delivers `event`, then finishes the
+    /// termination it caused or releases the word, draining what was queued
+    /// meanwhile.
+    @inlinable
+    @inline(__always)
+    final func deliverAndLeave(_ event: Event) {
+        if deliver(event) {
+            finishTermination(pending: nil)
+        } else if let pending = flare_serial_release(handlerSerial) {
+            drain(pending)
+        }
+    }
+
+    /// Delivers one event to the chain, holding the serial word; returns
+    /// whether it was terminal (the word is then closed by the caller, so
+    /// nothing is delivered after it).
+    @inlinable
+    @inline(__always)
+    final func deliver(_ event: Event) -> Bool {
+        // Set before the run is handed out, cleared only after the word
+        // closed: present whenever the word can be held.
+        sink.unsafelyUnwrapped.deliverHeld(event)
+        return event.isTerminating
+    }
+
+    /// The contended or reentrant send (see `_SignalCore.sendQueued`): the
+    /// same steps, `flare_queue_kind` then `flare_serial_push`.
+    @inlinable
+    @inline(never)
+    final func sendQueued(_ event: Event) {
+        let serial = handlerSerial
+        let kind = flare_queue_kind(handlerCore, _SignalCore<Value, Error>.eventClass(event))
+        if kind == Int(FLARE_QUEUE_DROP) { return }
+        let node = _SignalCore<Value, Error>.makeNode(event, kind: UInt(bitPattern: kind), serial: serial)
+        switch flare_serial_push(serial, node, true) {
+        case FLARE_PUSH_QUEUED:
+            return
+        case FLARE_PUSH_ACQUIRED:
+            let counted = flare_node_is_counted(node)
+            let event = _SignalCore<Value, Error>.takeEvent(node, serial: serial)
+            flare_serial_return_own_slot(serial, counted)
+            deliverAndLeave(event)
+        default:
+            _ = _SignalCore<Value, Error>.takeEvent(node, serial: serial)
+        }
+    }
+
+    /// Delivers the nodes queued behind this drainer, following
+    /// `flare_drain_next` (see `_SignalCore.drain`). No observer is ever
+    /// removed from the run's core, so there is no removal to complete.
+    @inlinable
+    @inline(never)
+    final func drain(_ first: UnsafeMutablePointer<flare_node>) {
+        let serial = handlerSerial
+        var d = flare_drain()
+        flare_drain_begin(&d, handlerCore, first)
+        while true {
+            switch flare_drain_next(&d) {
+            case FLARE_DRAIN_DELIVER:
+                let event = _SignalCore<Value, Error>.takeEvent(d.node.unsafelyUnwrapped, serial: serial)
+                flare_drain_taken(&d)
+                if deliver(event) {
+                    finishTermination(pending: d.next)
+                    return
+                }
+            case FLARE_DRAIN_INTERRUPT:
+                _ = _SignalCore<Value, Error>.takeEvent(d.node.unsafelyUnwrapped, serial: serial)
+                _ = deliver(.interrupted)
+                finishTermination(pending: d.next)
+                return
+            case FLARE_DRAIN_RELEASE:
+                _releaseObserverContext(d.ctx)
+            default:
+                return
+            }
+        }
+    }
+
+    /// After the terminal event: closes the word, drops the events sent
+    /// after it (`flare_drain_close`, `flare_drain_next_closed`), releases
+    /// the chain, and ends the run's lifetime.
+    @inlinable
+    @inline(never)
+    final func finishTermination(pending: UnsafeMutablePointer<flare_node>?) {
+        let serial = handlerSerial
+        var d = flare_drain()
+        flare_drain_begin(&d, handlerCore, pending)
+        flare_drain_close(&d)
+        while true {
+            switch flare_drain_next_closed(&d) {
+            case FLARE_DRAIN_DROP:
+                _ = _SignalCore<Value, Error>.takeEvent(d.node.unsafelyUnwrapped, serial: serial)
+            case FLARE_DRAIN_RELEASE:
+                _releaseObserverContext(d.ctx)
+            default:
+                // The word is closed: nobody reads the sink any more.
+                _ = sink.take()
+                lifetimeEnd.take()?.dispose()
+                return
+            }
+        }
+    }
+}
+

@@ -1,0 +1,139 @@
+import Flare
+import Foundation
+import Synchronization
+import Testing
+
+/// What an inner sends while the flatten starts it is handled at once when
+/// nothing is queued, else queued in the order it was sent: these pin the
+/// order, the drop of a replaced inner's later events, and the disposal of
+/// an inner dropped while it starts.
+@Suite("flatten: inners that send while they start")
+struct FlattenStartingInnerTests {
+    /// Inner `k` sends `10k`, `10k + 1`, then completes, at each start.
+    private static func inner(_ k: Int) -> SignalProducer<Int, Never> {
+        SignalProducer(values: 10 * k, 10 * k + 1)
+    }
+
+    @Test("latest: a switch sent from the output's observer while an inner starts comes after what that inner sends while starting")
+    func latestSwitchWhileStarting() {
+        for outerIsProducer in [false, true] {
+            let (outer, outerInput) = Signal<Int, Never>.pipe()
+            let log = Recorder<String>()
+            var switched = false
+            let observer = Signal<Int, Never>.Observer { event in
+                log.append(describe(event))
+                // Inside the delivery of inner 1's first value, itself inside
+                // the outer's delivery of 1: the switch is queued behind that
+                // delivery, which includes all inner 1 sends while starting.
+                if case .value(10) = event, !switched {
+                    switched = true
+                    outerInput.send(value: 2)
+                }
+            }
+            if outerIsProducer {
+                SignalProducer(outer).flatMap(.latest, Self.inner).start(observer)
+            } else {
+                outer.flatMap(.latest, Self.inner).observe(observer)
+            }
+            outerInput.send(value: 1)
+            #expect(log.items == ["v10", "v11", "v20", "v21"], "outer is a producer: \(outerIsProducer)")
+            outerInput.sendCompleted()
+            #expect(log.items == ["v10", "v11", "v20", "v21", "completed"])
+        }
+    }
+
+    @Test("merge: a value another inner sends from the output's observer while an inner starts comes between, in send order")
+    func otherInnerWhileStarting() {
+        let (outer, outerInput) = Signal<SignalProducer<Int, Never>, Never>.pipe()
+        let (other, otherInput) = Signal<Int, Never>.pipe()
+        let log = Recorder<String>()
+        var sent = false
+        outer.flatten(.merge).observe { event in
+            log.append(describe(event))
+            // Inner 1 is starting: the other inner's value is queued in the
+            // flatten; what inner 1 sends next queues behind it.
+            if case .value(10) = event, !sent {
+                sent = true
+                otherInput.send(value: 5)
+            }
+        }
+        outerInput.send(value: other.producer)
+        outerInput.send(value: Self.inner(1))
+        #expect(log.items == ["v10", "v5", "v11"])
+        otherInput.sendCompleted()
+        outerInput.sendCompleted()
+        #expect(log.items == ["v10", "v5", "v11", "completed"])
+    }
+
+    @Test("concat: an outer value sent from the output's observer while an inner starts waits for that inner")
+    func concatOuterValueWhileStarting() {
+        for strategy in [FlattenStrategy.concat, .merge] {
+            let (outer, outerInput) = Signal<Int, Never>.pipe()
+            let log = Recorder<String>()
+            var sent = false
+            outer.flatMap(strategy, Self.inner).observe { event in
+                log.append(describe(event))
+                if case .value(10) = event, !sent {
+                    sent = true
+                    outerInput.send(value: 2)
+                    outerInput.sendCompleted()
+                }
+            }
+            outerInput.send(value: 1)
+            #expect(log.items == ["v10", "v11", "v20", "v21", "completed"])
+        }
+    }
+
+    @Test("an inner whose first event ends the output while it starts is disposed: its lifetime ends once, it is released")
+    func innerDroppedWhileStarting() {
+        for outerIsProducer in [false, true] {
+            weak var weakCanary: Canary?
+            let cleanups = Counter()
+            let log = Recorder<String>()
+            do {
+                let canary = Canary()
+                weakCanary = canary
+                // Sends one value, then runs until disposed, keeping its
+                // observer (and the canary) in its lifetime.
+                let inner = SignalProducer<Int, Never> { observer, lifetime in
+                    lifetime.observeEnded {
+                        cleanups.increment()
+                        withExtendedLifetime((observer, canary)) {}
+                    }
+                    observer.send(value: 7)
+                }
+                if outerIsProducer {
+                    SignalProducer<Int, Never>(value: 1).flatMap(.merge) { _ in inner }.take(first: 1)
+                        .start { log.append(describe($0)) }
+                } else {
+                    let (outer, outerInput) = Signal<Int, Never>.pipe()
+                    outer.flatMap(.merge) { _ in inner }.take(first: 1).observe { log.append(describe($0)) }
+                    outerInput.send(value: 1)
+                }
+            }
+            #expect(log.items == ["v7", "completed"], "outer is a producer: \(outerIsProducer)")
+            #expect(cleanups.count == 1)
+            #expect(weakCanary == nil)
+        }
+    }
+
+    @Test("concat: an inner that completes while it starts, started by the completion of the one before, completes the output once")
+    func concatCompletionWhileStarting() {
+        let (outer, outerInput) = Signal<SignalProducer<Int, Never>, Never>.pipe()
+        let (first, firstInput) = Signal<Int, Never>.pipe()
+        let log = Recorder<String>()
+        let output = outer.flatten(.concat)
+        output.observe { log.append(describe($0)) }
+        outerInput.send(value: first.producer)
+        outerInput.send(value: Self.inner(2))
+        outerInput.send(value: Self.inner(3))
+        outerInput.sendCompleted()
+        firstInput.send(value: 1)
+        firstInput.sendCompleted()
+        #expect(log.items == ["v1", "v20", "v21", "v30", "v31", "completed"])
+        // Observing the ended output gets `interrupted` only: it completed once.
+        let late = Recorder<String>()
+        output.observe { late.append(describe($0)) }
+        #expect(late.items == ["interrupted"])
+    }
+}
