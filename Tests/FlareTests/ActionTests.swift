@@ -666,7 +666,9 @@ struct ActionObservedLateTests {
         let executing = Recorder<Bool>()
         let attached = Counter()
         let values = action.values
-        values.observeValues { _ in
+        // Refers to the action: disposed at the end, or the action, its
+        // `values` and this observer would keep one another alive.
+        let observation = values.observeValues { _ in
             guard attached.count == 0 else { return }
             attached.increment()
             action.isExecuting.signal.observeValues { executing.append($0) }
@@ -678,5 +680,6 @@ struct ActionObservedLateTests {
         action.apply(4).start()
         scheduler.run()
         #expect(executing.items == [false, true, false])
+        observation?.dispose()
     }
 }
