@@ -274,12 +274,18 @@ final class _SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     @inline(never)
     func drain(_ first: UnsafeMutablePointer<flare_node>) {
         drainingBatch = true
-        defer { drainingBatch = false }
         var d = flare_drain()
         flare_drain_begin(&d, raw, first)
         while true {
+            // `flare_drain_next` releases the word once the batch in hand is
+            // done (`d.next` nil): the flag is cleared before that, while
+            // this thread still holds the word. Cleared after (a `defer`),
+            // it raced with the next holder's `true` and could hide that
+            // holder's batch from flatten's direct handover.
+            if d.next == nil { drainingBatch = false }
             switch flare_drain_next(&d) {
             case FLARE_DRAIN_DELIVER:
+                drainingBatch = true
                 let event = takeEvent(d.node.unsafelyUnwrapped)
                 flare_drain_taken(&d)
                 if deliver(event) {
