@@ -282,10 +282,13 @@ final class _SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
             // this thread still holds the word. Cleared after (a `defer`),
             // it raced with the next holder's `true` and could hide that
             // holder's batch from flatten's direct handover.
-            if d.next == nil { drainingBatch = false }
+            // Written only when it changes: the flag shares a line with
+            // fields every sender reads, and a store per event would take
+            // that line from them.
+            if d.next == nil, drainingBatch { drainingBatch = false }
             switch flare_drain_next(&d) {
             case FLARE_DRAIN_DELIVER:
-                drainingBatch = true
+                if !drainingBatch { drainingBatch = true }
                 let event = takeEvent(d.node.unsafelyUnwrapped)
                 flare_drain_taken(&d)
                 if deliver(event) {
