@@ -372,17 +372,19 @@ class _ProducerRun: Disposable, @unchecked Sendable {
 }
 
 /// The run of a synchronous source (`init(value:)`, a sequence …): the sink
-/// the source sends to and the source's function (the one the producer's
-/// `_makeRunObject` captured) are stored in the run itself, so that a start
-/// allocates the run and nothing else for its source (a closure capturing
-/// both, per start, cost an allocation and its retains), and making the
-/// producer allocates one closure context besides the source's own (an
-/// entry closure capturing the function cost another; flatten makes a
-/// producer per outer value). Made by the producer's `_makeRunObject` (see `SignalProducer`),
-/// filled by the source's `attach`; owned, like the rest of the run's
-/// state, by whichever thread the state word designates.
+/// the source sends to, the source's payload (`init(value:)`'s value, or the
+/// source's own function) and the function that sends it are stored in the
+/// run itself, so that a start allocates the run and nothing else for its
+/// source (a closure capturing them, per start, cost an allocation and its
+/// retains). Making the producer allocates one closure context, the
+/// producer's `_makeRunObject`, capturing the payload and a function that
+/// captures nothing: for `init(value:)`, one allocation in all (flatten
+/// makes a producer per outer value). Made by `_makeRunObject` (see
+/// `SignalProducer.init(_synchronous:_:)`), filled by the source's `attach`;
+/// owned, like the rest of the run's state, by whichever thread the state
+/// word designates.
 @usableFromInline
-final class _SynchronousRun<Value, Error: Swift.Error>: _ProducerRun, @unchecked Sendable {
+final class _SynchronousRun<Value, Error: Swift.Error, Payload>: _ProducerRun, @unchecked Sendable {
     /// The source's output, the chain's first link; nil once the run is
     /// over, which releases the chain (and the observer) while the run's
     /// handle may live on.
@@ -390,18 +392,23 @@ final class _SynchronousRun<Value, Error: Swift.Error>: _ProducerRun, @unchecked
     @usableFromInline
     var sink: _ProducerSink<Value, Error>?
 
-    /// The source's function (see `SignalProducer.init(_synchronous:)`).
+    /// What `send` sends.
     @usableFromInline
-    let send: (_ProducerRun, _ProducerSink<Value, Error>) -> Void
+    let payload: Payload
+
+    /// The source's function (see `SignalProducer.init(_synchronous:_:)`).
+    @usableFromInline
+    let send: (_ProducerRun, _ProducerSink<Value, Error>, Payload) -> Void
 
     @inlinable
-    init(linkCount: Int, send: @escaping (_ProducerRun, _ProducerSink<Value, Error>) -> Void) {
+    init(linkCount: Int, payload: Payload, send: @escaping (_ProducerRun, _ProducerSink<Value, Error>, Payload) -> Void) {
+        self.payload = payload
         self.send = send
         super.init(linkCount: linkCount, sourceKind: .synchronous, synchronousSource: { run, interrupt in
             // A closure, not a reference to a static method: specialized
             // with the initializer, it captures nothing (the method, as a
             // value, was its unspecialized generic code).
-            let run = unsafeDowncast(run, to: _SynchronousRun<Value, Error>.self)
+            let run = unsafeDowncast(run, to: _SynchronousRun<Value, Error, Payload>.self)
             if interrupt { run.interruptSource() } else { run.runSource(run.send) }
         })
     }
@@ -411,9 +418,9 @@ final class _SynchronousRun<Value, Error: Swift.Error>: _ProducerRun, @unchecked
 
     /// Sends the source's events with `send` (see `_ProducerRun.synchronousSource`).
     @inlinable
-    final func runSource(_ send: (_ProducerRun, _ProducerSink<Value, Error>) -> Void) {
+    final func runSource(_ send: (_ProducerRun, _ProducerSink<Value, Error>, Payload) -> Void) {
         guard let sink = sink.take() else { return }
-        send(self, sink)
+        send(self, sink, payload)
         if endSynchronousDelivery() { sink.deliverHeld(.interrupted) }
     }
 

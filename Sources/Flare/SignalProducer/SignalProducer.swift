@@ -78,10 +78,23 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// `_ProducerRun`).
     @inlinable
     init(_synchronous send: @escaping (_ProducerRun, _ProducerSink<Value, Error>) -> Void) {
-        // One closure per producer, capturing the source's function; each
-        // run holds the function itself (see `_SynchronousRun`).
-        self.init(_depth: 0, makeRunObject: { _SynchronousRun<Value, Error>(linkCount: $0, send: send) }) { run, sink in
-            unsafeDowncast(run, to: _SynchronousRun<Value, Error>.self).sink = sink
+        self.init(_synchronous: send) { run, sink, send in send(run, sink) }
+    }
+
+    /// A synchronous producer whose source is `send` applied to `payload`
+    /// (see `init(_synchronous:)`). `send` should capture nothing: the
+    /// producer then allocates one closure context, its `_makeRunObject`,
+    /// holding the payload, and each run holds the payload and the function
+    /// itself (see `_SynchronousRun`).
+    @inlinable
+    init<Payload>(
+        _synchronous payload: Payload,
+        _ send: @escaping (_ProducerRun, _ProducerSink<Value, Error>, Payload) -> Void
+    ) {
+        self.init(_depth: 0, makeRunObject: {
+            _SynchronousRun<Value, Error, Payload>(linkCount: $0, payload: payload, send: send)
+        }) { run, sink in
+            unsafeDowncast(run, to: _SynchronousRun<Value, Error, Payload>.self).sink = sink
         }
     }
 
@@ -98,15 +111,16 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// A producer that sends `value`, then completes, at each start.
     @inlinable
     public init(value: Value) {
-        self.init(_synchronous: { run, sink in
+        // The value is the payload: one allocation per producer.
+        self.init(_synchronous: value) { run, sink, value in
             if run.emit(.value(value), to: sink) { _ = run.emit(.completed, to: sink) }
-        })
+        }
     }
 
     /// A producer that fails with `error` at each start.
     @inlinable
     public init(error: Error) {
-        self.init(_synchronous: { run, sink in _ = run.emit(.failed(error), to: sink) })
+        self.init(_synchronous: error) { run, sink, error in _ = run.emit(.failed(error), to: sink) }
     }
 
     /// A producer that sends the success value then completes, or fails
