@@ -136,4 +136,51 @@ struct FlattenStartingInnerTests {
         output.observe { late.append(describe($0)) }
         #expect(late.items == ["interrupted"])
     }
+    @Test("latest: inners that end while starting hand their node on; a replaced inner's later values are still dropped")
+    func reusedNodeKeepsReplacedInnersOut() {
+        let (outer, outerInput) = Signal<Int, Never>.pipe()
+        let (slow, slowInput) = Signal<Int, Never>.pipe()
+        let log = Recorder<String>()
+        outer.flatMap(.latest) { k in k == 2 ? slow.producer : SignalProducer(value: k) }
+            .observe { log.append(describe($0)) }
+        outerInput.send(value: 1)  // ends while starting: its node is kept
+        outerInput.send(value: 2)  // the kept node, for an inner that stays
+        slowInput.send(value: 20)
+        outerInput.send(value: 3)  // replaces inner 2, ends while starting
+        slowInput.send(value: 21)
+        outerInput.send(value: 4)  // reuses inner 3's node
+        slowInput.send(value: 22)
+        outerInput.send(value: 5)
+        #expect(log.items == ["v1", "v20", "v3", "v4", "v5"])
+        outerInput.sendCompleted()
+        #expect(log.items == ["v1", "v20", "v3", "v4", "v5", "completed"])
+    }
+
+    @Test("a flatten whose inners ended while starting is released when its output ends or is disposed")
+    func keptNodeReleasedWithTheFlatten() {
+        for (strategy, ending) in [(FlattenStrategy.merge, "complete"), (.concat, "dispose"), (.latest, "release")] {
+            weak var weakCanary: Canary?
+            let log = Recorder<String>()
+            do {
+                let canary = Canary()
+                weakCanary = canary
+                let (outer, outerInput) = Signal<Int, Never>.pipe()
+                let observation = outer.flatMap(strategy) { k in
+                    withExtendedLifetime(canary) { SignalProducer<Int, Never>(value: k) }
+                }.observe { log.append(describe($0)) }
+                outerInput.send(value: 1)
+                outerInput.send(value: 2)
+                switch ending {
+                case "complete": outerInput.sendCompleted()
+                case "dispose": observation?.dispose()
+                default: break
+                }
+            }
+            // Disposing the observation detaches the observer: no terminal
+            // event reaches it. Releasing the outer's input interrupts.
+            let expected = ["complete": ["v1", "v2", "completed"], "dispose": ["v1", "v2"]][ending] ?? ["v1", "v2", "interrupted"]
+            #expect(log.items == expected, "\(ending)")
+            #expect(weakCanary == nil, "\(ending)")
+        }
+    }
 }

@@ -215,6 +215,11 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
     /// because every inner's observer, on any thread, reads it first.
     @usableFromInline let starting = Atomic<UInt>(0)
 
+    /// A node of an inner that ended while starting, for the next start
+    /// (see `start`): an inner that completes synchronously, the common
+    /// case of `flatMap { SignalProducer(value: $0) }`, costs no node.
+    @usableFromInline @exclusivity(unchecked) var spare: Inner?
+
     /// An event `deliverDirectly` handed over is being handled: a nested
     /// start's events are queued, so starts never recurse.
     @usableFromInline @exclusivity(unchecked) var deliveringDirectly = false
@@ -313,9 +318,12 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
     /// (the output ended by one of its events) is disposed.
     @inlinable
     func start(_ producer: SignalProducer<U, E>) {
-        let node = Inner(engine: self)
-        node.next = head
-        head?.previous = node
+        var node: Inner
+        if let reused = spare.take() { node = reused } else { node = Inner(engine: self) }
+        // The old head moves into the node (`take`: no retain, no release).
+        let oldHead = head.take()
+        oldHead?.previous = node
+        node.next = consume oldHead
         head = node
         activeCount += 1
         let run = producer._makeRun { [node] event in node.send(event) }
@@ -324,7 +332,17 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
         starting.store(Inner.identity(node), ordering: .relaxed)
         run.startIfNotDisposed()
         starting.store(outer, ordering: .relaxed)
-        if !node.isActive { node.run = nil }
+        if !node.isActive {
+            node.run = nil
+            // An inner that ended while starting, whose run and events
+            // have all let go of its node (nothing queued names it): the
+            // next start reuses the node. No reference can appear anew,
+            // since every one is copied from an existing one.
+            if isKnownUniquelyReferenced(&node) {
+                node.isActive = true
+                spare = node
+            }
+        }
     }
 
     /// Called by an inner's observer on the thread holding the internal
@@ -363,9 +381,11 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
     @inlinable
     func unlink(_ node: Inner) {
         node.isActive = false
-        if let previous = node.previous { previous.next = node.next } else { head = node.next }
-        node.next?.previous = node.previous
-        node.next = nil
+        // The successor moves out of the node into its place (`take`: no
+        // retain); the caller holds `node`.
+        let next = node.next.take()
+        next?.previous = node.previous
+        if let previous = node.previous { previous.next = next } else { head = next }
         node.previous = nil
         activeCount -= 1
     }
@@ -407,12 +427,14 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
         disposeAll()
     }
 
-    /// Disposes every active inner run and forgets the waiting ones. Each
-    /// run is disposed once: it leaves the list first.
+    /// Disposes every active inner run and forgets the waiting ones and the
+    /// spare node (which holds the engine). Each run is disposed once: it
+    /// leaves the list first.
     @usableFromInline
     func disposeAll() {
         isTerminated = true
         waiting = _FIFO()
+        spare = nil
         while let node = head { drop(node) }
     }
 }
