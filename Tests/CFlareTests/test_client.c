@@ -247,6 +247,75 @@ static void last_retainer_interrupts_root(void) {
     check_balanced();
 }
 
+/* Observer a of the test below: on value 1 it sends 2, `completed` and 3
+ * (queued behind the drain in progress) and disposes b in between; on the
+ * terminal event it disposes c. */
+static client_observation *queued_removal_b, *queued_removal_c;
+static flare_dispose_result queued_removal_b_with, queued_removal_c_with;
+
+static void dispose_around_terminal_action(client_observer *o, client_event ev) {
+    record_action(o, ev);
+    script *sc = o->user;
+    if (ev.kind == CLIENT_VALUE && ev.value == 1) {
+        client_send(sc->signal, client_value(2));
+        client_send(sc->signal, client_terminal(CLIENT_COMPLETED));
+        queued_removal_b_with = client_dispose(queued_removal_b);
+        client_send(sc->signal, client_value(3));
+    } else if (ev.kind == CLIENT_COMPLETED) {
+        queued_removal_c_with = client_dispose(queued_removal_c);
+    }
+}
+
+/*
+ * Removals still queued when the terminal event closes the word are completed
+ * by the terminating drainer (flare_drain_next_closed): b's removal, queued
+ * behind `completed` in the same batch, and c's, pushed on the word while
+ * `completed` is being delivered (returned by the close). Each observer's
+ * context is released exactly once (the client aborts on a second release or
+ * a call after it), neither gets an event after its disposal, the value sent
+ * after `completed` is dropped, and nothing leaks.
+ */
+static void removals_queued_at_close_are_released(void) {
+    client_signal s;
+    client_signal_init_root(&s);
+    log_reset();
+    client_observer *b = recorder(1, &s), *c = recorder(2, &s);
+    memset(&scripts[0], 0, sizeof scripts[0]);
+    scripts[0].on_value = -1;
+    scripts[0].signal = &s;
+    client_observer *a = client_observer_new(dispose_around_terminal_action, &scripts[0]);
+    queued_removal_b = client_observe(&s, b);
+    client_observation *ha = client_observe(&s, a);
+    queued_removal_c = client_observe(&s, c);
+    client_stats before = client_get_stats();
+    client_send(&s, client_value(1));
+    CHECK_EQ(queued_removal_b_with, FLARE_DISPOSE_DEFERRED);
+    CHECK_EQ(queued_removal_c_with, FLARE_DISPOSE_DEFERRED);
+    client_stats after = client_get_stats();
+    CHECK_EQ(after.observers_released - before.observers_released, 3); /* a (done), b, c */
+    CHECK_EQ(a->magic, CLIENT_OBSERVER_RELEASED);
+    CHECK_EQ(b->magic, CLIENT_OBSERVER_RELEASED);
+    CHECK_EQ(c->magic, CLIENT_OBSERVER_RELEASED);
+    CHECK_EQ(after.nodes_created - before.nodes_created, 3); /* 2, completed, 3 */
+    CHECK_EQ(after.nodes_freed - before.nodes_freed, 3);     /* 2 and completed taken, 3 dropped */
+    CHECK_EQ(log_count, 6); /* b1 a1 c1 a2 c2 a-completed */
+    CHECK_LOG(0, 1, CLIENT_VALUE, 1);
+    CHECK_LOG(1, 0, CLIENT_VALUE, 1);
+    CHECK_LOG(2, 2, CLIENT_VALUE, 1);
+    CHECK_LOG(3, 0, CLIENT_VALUE, 2);
+    CHECK_LOG(4, 2, CLIENT_VALUE, 2);
+    CHECK_LOG(5, 0, CLIENT_COMPLETED, 0);
+    CHECK_EQ(s.lifetime_ended, 1);
+    CHECK_EQ(flare_serial_peek(s.serial), FLARE_SERIAL_CLOSED);
+    CHECK_EQ(client_dispose(queued_removal_b), FLARE_DISPOSE_NOOP);
+    CHECK_EQ(client_dispose(queued_removal_c), FLARE_DISPOSE_NOOP);
+    client_observation_free(ha);
+    client_observation_free(queued_removal_b);
+    client_observation_free(queued_removal_c);
+    client_signal_destroy(&s);
+    check_balanced();
+}
+
 /* A derived signal: its forwarding observer on the root delivers held. */
 static void forward_action(client_observer *o, client_event ev) { client_deliver_held(o->user, ev); }
 
@@ -312,6 +381,7 @@ int main(void) {
     RUN(dispose_self_inside_callback);
     RUN(attach_inside_callback_sees_next_event);
     RUN(last_retainer_interrupts_root);
+    RUN(removals_queued_at_close_are_released);
     RUN(derived_signal_shares_serialization);
     RUN(derived_signal_abandoned);
     client_reap();

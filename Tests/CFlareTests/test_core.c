@@ -1,6 +1,7 @@
 /*
  * test_core.c — single-threaded tests of the core's three structures, driven
- * directly through flare.h: the serial word, entries, and the bag.
+ * directly through flare.h: the serial word, entries, the bag, and the
+ * drain protocol's closed step (flare_drain_next_closed).
  */
 #include "flare.h"
 #include "harness.h"
@@ -472,6 +473,124 @@ static void bag_destroy_releases_what_it_owns(void) {
     CHECK_EQ(flare_debug_live_entries(), live);
 }
 
+/* ---- the drain protocol after the close ---------------------------------- */
+
+/* A step of the closed drain, as test_core records it: the verdict, and the
+ * node (DROP) or context (RELEASE) it came with. */
+typedef struct closed_step {
+    flare_drain_action action;
+    const void *what;
+} closed_step;
+
+/* Runs flare_drain_next_closed until END, at most `max` steps (a loop that
+ * never ends is a failure, not a hang). Returns the steps taken, END
+ * included, or `max` + 1 if END never came. */
+static int run_closed(flare_drain *d, closed_step *steps, int max) {
+    for (int i = 0; i < max; i++) {
+        flare_drain_action a = flare_drain_next_closed(d);
+        steps[i].action = a;
+        steps[i].what = a == FLARE_DRAIN_RELEASE ? d->ctx : a == FLARE_DRAIN_END ? NULL : (const void *)d->node;
+        if (a == FLARE_DRAIN_END) return i + 1;
+    }
+    return max + 1;
+}
+
+/*
+ * Observers disposed during a drain whose removal nodes are still queued when
+ * a terminal event closes the word: the closed drain completes each removal
+ * exactly once (RELEASE with that observer's context, the node's reference
+ * to the entry dropped), in FIFO order among the events it drops. Both places
+ * a queued removal can be at the close are covered: left in the batch in
+ * progress behind the terminal event (b), and still on the word, returned by
+ * flare_drain_close (x, disposed by an observer's callback while the
+ * terminal event is being delivered).
+ */
+static void drain_closed_completes_queued_removals(void) {
+    long live = flare_debug_live_entries();
+    flare_serial s;
+    flare_core c;
+    flare_serial_init(&s);
+    flare_core_init(&c, &s);
+    flare_core_publish(&c); /* only the holder of the word may deliver */
+    flare_entry *a = flare_entry_new(&ctxs[0], NULL);
+    flare_entry *b = flare_entry_new(&ctxs[1], NULL);
+    flare_entry *x = flare_entry_new(&ctxs[2], NULL);
+    CHECK_EQ(flare_core_attach(&c, a), FLARE_ATTACHED);
+    CHECK_EQ(flare_core_attach(&c, b), FLARE_ATTACHED);
+    CHECK_EQ(flare_core_attach(&c, x), FLARE_ATTACHED);
+    AS_DRAINER(&s, flare_core_splice(&c));
+    CHECK_EQ(c.count, 3);
+
+    /* A sender holds the word (delivering its own event); behind it are
+     * queued: the terminal event, b's removal, a value. */
+    init_nodes();
+    flare_node *terminal = &nodes[0], *after1 = &nodes[1], *after2 = &nodes[2];
+    CHECK(flare_serial_try_acquire(&s));
+    CHECK_EQ(flare_queue_kind(&c, FLARE_EVENT_TERMINAL), FLARE_NODE_EVENT);
+    CHECK_EQ(flare_serial_push(&s, terminal, true), FLARE_PUSH_QUEUED);
+    CHECK_EQ(flare_entry_dispose(&c, b), FLARE_DISPOSE_DEFERRED);
+    CHECK_EQ(refs(b), 3); /* bag, handle, removal node */
+    CHECK_EQ(flare_serial_push(&s, after1, true), FLARE_PUSH_QUEUED);
+
+    flare_drain d;
+    flare_drain_begin(&d, &c, flare_serial_release(&s));
+    CHECK_EQ(flare_drain_next(&d), FLARE_DRAIN_DELIVER);
+    CHECK(d.node == terminal);
+
+    /* The terminal event: a gets it; a's callback disposes x and a send
+     * queues a value (the word is not closed yet); b and x get nothing. */
+    flare_core_begin_delivery(&c);
+    CHECK(flare_core_begin_termination(&c));
+    CHECK(flare_entry_take_done(c.items[0]) == &ctxs[0]);
+    CHECK_EQ(flare_entry_dispose(&c, x), FLARE_DISPOSE_DEFERRED);
+    CHECK_EQ(flare_queue_kind(&c, FLARE_EVENT_VALUE), FLARE_NODE_EVENT);
+    CHECK_EQ(flare_serial_push(&s, after2, true), FLARE_PUSH_QUEUED);
+    CHECK(flare_entry_take_done(c.items[1]) == NULL); /* b: disposed */
+    CHECK(flare_entry_take_done(c.items[2]) == NULL); /* x: disposed */
+    flare_late late = flare_core_end_termination(&c);
+    CHECK(flare_late_next(&late) == NULL);
+    /* The array's references are gone; each removal node still holds one. */
+    CHECK_EQ(refs(b), 2);
+    CHECK_EQ(refs(x), 2);
+
+    /* Finish: close, then the closed drain. */
+    flare_drain_close(&d);
+    CHECK_EQ(flare_serial_peek(&s), FLARE_SERIAL_CLOSED);
+    CHECK_EQ(flare_queue_kind(&c, FLARE_EVENT_VALUE), FLARE_QUEUE_DROP);
+    const closed_step expected[] = {
+        {FLARE_DRAIN_RELEASE, &ctxs[1]}, /* the rest of the batch: b's removal, */
+        {FLARE_DRAIN_DROP, after1},      /* the value behind it; */
+        {FLARE_DRAIN_RELEASE, &ctxs[2]}, /* what the close took: x's removal, */
+        {FLARE_DRAIN_DROP, after2},      /* the value sent during `completed`; */
+        {FLARE_DRAIN_END, NULL},         /* then nothing */
+    };
+    enum { EXPECTED = sizeof expected / sizeof expected[0] };
+    closed_step steps[2 * EXPECTED];
+    int n = run_closed(&d, steps, 2 * EXPECTED);
+    for (int i = 0; i < EXPECTED; i++) {
+        CHECK(i < n);
+        CHECK_EQ(steps[i].action, expected[i].action);
+        CHECK(steps[i].what == expected[i].what);
+    }
+    CHECK_EQ(n, EXPECTED);
+    CHECK_EQ(flare_drain_next_closed(&d), FLARE_DRAIN_END); /* and stays over */
+
+    /* Each removal dropped its node's reference exactly once: the handles'
+     * are the last, and with them every entry is freed. Nobody owns a
+     * context any more (a DONE, b and x released above). */
+    CHECK_EQ(refs(a), 1);
+    CHECK_EQ(refs(b), 1);
+    CHECK_EQ(refs(x), 1);
+    CHECK_EQ(flare_debug_live_entries(), live + 3);
+    flare_entry_unref(a);
+    flare_entry_unref(b);
+    flare_entry_unref(x);
+    CHECK_EQ(flare_debug_live_entries(), live);
+    for (int i = 0; i < 8; i++) released[i] = 0;
+    flare_core_destroy(&c, count_release);
+    for (int i = 0; i < 8; i++) CHECK_EQ(released[i], 0);
+}
+
 /* Whether `body` stops its process with abort() (a failed debug check),
  * run in a child so that the abort is observed, not suffered. */
 static bool aborts(void (*body)(void)) {
@@ -554,6 +673,7 @@ int main(void) {
     RUN(bag_attach_after_seal_fails);
     RUN(bag_seal_closes_at_once);
     RUN(bag_destroy_releases_what_it_owns);
+    RUN(drain_closed_completes_queued_removals);
     RUN(debug_checks_catch_misuse);
     RUN(no_entry_outlives_the_tests);
     return harness_finish();
