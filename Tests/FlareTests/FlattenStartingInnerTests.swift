@@ -183,4 +183,37 @@ struct FlattenStartingInnerTests {
             #expect(weakCanary == nil, "\(ending)")
         }
     }
+    @Test("inners that end while starting leave their run to the next one of the same kind: each still sends its own events")
+    func reusedRunsSendTheirOwnEvents() {
+        for strategy in [FlattenStrategy.merge, .concat, .latest] {
+            let (outer, outerInput) = Signal<Int, Never>.pipe()
+            let log = Recorder<String>()
+            outer.flatMap(strategy) { k -> SignalProducer<Int, Never> in
+                switch k % 4 {
+                case 0: return SignalProducer(value: 10 * k)  // the same kind as the one before it, mostly
+                case 1: return SignalProducer(value: 10 * k)
+                case 2: return SignalProducer([10 * k, 10 * k + 1])  // another payload type
+                default: return SignalProducer(value: k).map { 10 * $0 }  // another link count
+                }
+            }.observe { log.append(describe($0)) }
+            for k in 0..<9 { outerInput.send(value: k) }
+            outerInput.sendCompleted()
+            #expect(log.items == ["v0", "v10", "v20", "v21", "v30", "v40", "v50", "v60", "v61", "v70", "v80", "completed"],
+                    "\(strategy)")
+        }
+    }
+
+    @Test("a failing inner after reused runs ends the output with its failure; later inners never start")
+    func reusedRunsThenFailure() {
+        let (outer, outerInput) = Signal<Int, TestError>.pipe()
+        let log = Recorder<String>()
+        let starts = Counter()
+        outer.flatMap(.concat) { k -> SignalProducer<Int, TestError> in
+            starts.increment()
+            return k == 3 ? SignalProducer(error: TestError(code: 3)) : SignalProducer(value: k)
+        }.observe { log.append(describe($0)) }
+        for k in 1...5 { outerInput.send(value: k) }
+        #expect(log.items == ["v1", "v2", "failed(E3)"])
+        #expect(starts.count == 3)
+    }
 }

@@ -220,6 +220,10 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
     /// case of `flatMap { SignalProducer(value: $0) }`, costs no node.
     @usableFromInline @exclusivity(unchecked) var spare: Inner?
 
+    /// The run of such an inner, if it can be reused (see `start`): an
+    /// inner made by `SignalProducer(value:)` then costs no run either.
+    @usableFromInline @exclusivity(unchecked) var spareRun: _ProducerRun?
+
     /// An event `deliverDirectly` handed over is being handled: a nested
     /// start's events are queued, so starts never recurse.
     @usableFromInline @exclusivity(unchecked) var deliveringDirectly = false
@@ -326,7 +330,7 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
         node.next = consume oldHead
         head = node
         activeCount += 1
-        let run = producer._makeRun { [node] event in node.send(event) }
+        var run = producer._makeRun({ [node] event in node.send(event) }, reusing: spareRun.take())
         node.run = run
         let outer = starting.load(ordering: .relaxed)
         starting.store(Inner.identity(node), ordering: .relaxed)
@@ -342,6 +346,9 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
                 node.isActive = true
                 spare = node
             }
+            // Its run, too, for the next synchronous source of its types
+            // (see `SignalProducer._makeRunObject`).
+            if run.isReusable, isKnownUniquelyReferenced(&run) { spareRun = run }
         }
     }
 
@@ -435,6 +442,7 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
         isTerminated = true
         waiting = _FIFO()
         spare = nil
+        spareRun = nil
         while let node = head { drop(node) }
     }
 }

@@ -328,6 +328,27 @@ class _ProducerRun: Disposable, @unchecked Sendable {
         start?()
     }
 
+    /// Whether this run may be made a new run of a synchronous source of
+    /// its types (`_SynchronousRun.reusing`), once nothing else refers to
+    /// it (the caller checks that): a synchronous run that has ended, whose
+    /// lifetime nobody asked for (an operator holding it would outlive the
+    /// run) and with at most 64 links (no overflow flags to clear).
+    @usableFromInline
+    final var isReusable: Bool {
+        sourceKind == .synchronous && syncState.load(ordering: .relaxed) == Self.done && earlyLifetime == nil
+            && overflow == nil
+    }
+
+    /// Makes this ended run (`isReusable`, referred to by nothing else) a
+    /// run that has not started: no output terminated, the state word idle,
+    /// not disposed. Plain stores: no other thread can reach the run.
+    @usableFromInline
+    final func rewind() {
+        terminatedBits = 0
+        syncState.store(Self.idle, ordering: .relaxed)
+        disposed.store(false, ordering: .relaxed)
+    }
+
     /// The run's lifetime: it ends when the run terminates.
     @usableFromInline
     final var lifetime: Lifetime {
@@ -392,13 +413,16 @@ final class _SynchronousRun<Value, Error: Swift.Error, Payload>: _ProducerRun, @
     @usableFromInline
     var sink: _ProducerSink<Value, Error>?
 
-    /// What `send` sends.
+    /// What `send` sends. Variable only for `reusing`.
+    @exclusivity(unchecked)
     @usableFromInline
-    let payload: Payload
+    var payload: Payload
 
     /// The source's function (see `SignalProducer.init(_synchronous:_:)`).
+    /// Variable only for `reusing`.
+    @exclusivity(unchecked)
     @usableFromInline
-    let send: (_ProducerRun, _ProducerSink<Value, Error>, Payload) -> Void
+    var send: (_ProducerRun, _ProducerSink<Value, Error>, Payload) -> Void
 
     @inlinable
     init(linkCount: Int, payload: Payload, send: @escaping (_ProducerRun, _ProducerSink<Value, Error>, Payload) -> Void) {
@@ -411,6 +435,26 @@ final class _SynchronousRun<Value, Error: Swift.Error, Payload>: _ProducerRun, @
             let run = unsafeDowncast(run, to: _SynchronousRun<Value, Error, Payload>.self)
             if interrupt { run.interruptSource() } else { run.runSource(run.send) }
         })
+    }
+
+    /// `spare` made a new run of this source, if it is a run of this class
+    /// with `linkCount` links: `spare` must be `isReusable` and referred to
+    /// by nothing but the caller. Saves the run's allocation, its
+    /// initialization and its release, per start (flatten keeps the run of
+    /// an inner that ended while starting for the next).
+    @inlinable
+    static func reusing(
+        _ spare: _ProducerRun, linkCount: Int, payload: Payload,
+        send: @escaping (_ProducerRun, _ProducerSink<Value, Error>, Payload) -> Void
+    ) -> _SynchronousRun? {
+        guard ObjectIdentifier(type(of: spare)) == ObjectIdentifier(_SynchronousRun.self),
+              spare.lastIndex == linkCount - 1
+        else { return nil }
+        let run = unsafeDowncast(spare, to: _SynchronousRun.self)
+        run.rewind()
+        run.payload = payload
+        run.send = send
+        return run
     }
 
     // Both take the sink out of the run (a move: no retain), so that the

@@ -36,13 +36,21 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// `_SynchronousRun` of the source's types for a synchronous source,
     /// which its `attach` then fills; a plain `_ProducerRun` otherwise.
     /// Operators pass their source's on.
+    ///
+    /// `spare`, if not nil, is a finished run that nothing else refers to
+    /// (`_ProducerRun.isRecyclable`, checked by the caller with
+    /// `isKnownUniquelyReferenced`): a synchronous source of the same
+    /// types and link count makes it its new run instead of allocating one
+    /// (flatten keeps its inners' runs so); the others ignore it.
     @usableFromInline
-    let _makeRunObject: (_ linkCount: Int) -> _ProducerRun
+    let _makeRunObject: (_ linkCount: Int, _ spare: _ProducerRun?) -> _ProducerRun
 
     @inlinable
     init(
         _depth depth: Int,
-        makeRunObject: @escaping (_ linkCount: Int) -> _ProducerRun = { _ProducerRun(linkCount: $0) },
+        makeRunObject: @escaping (_ linkCount: Int, _ spare: _ProducerRun?) -> _ProducerRun = { linkCount, _ in
+            _ProducerRun(linkCount: linkCount)
+        },
         attach: @escaping (_ProducerRun, consuming _ProducerSink<Value, Error>) -> Void
     ) {
         self._depth = depth
@@ -67,7 +75,9 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     public init(_ startHandler: @escaping (Signal<Value, Error>.Observer, Lifetime) -> Void) {
         // One closure per producer, capturing the handler; each run holds
         // the handler itself (see `_HandlerRun`).
-        self.init(_depth: 0, makeRunObject: { _HandlerRun<Value, Error>(linkCount: $0, handler: startHandler) }) { run, sink in
+        self.init(_depth: 0, makeRunObject: { linkCount, _ in
+            _HandlerRun<Value, Error>(linkCount: linkCount, handler: startHandler)
+        }) { run, sink in
             unsafeDowncast(run, to: _HandlerRun<Value, Error>.self).sink = sink
         }
     }
@@ -91,8 +101,12 @@ public struct SignalProducer<Value, Error: Swift.Error> {
         _synchronous payload: Payload,
         _ send: @escaping (_ProducerRun, _ProducerSink<Value, Error>, Payload) -> Void
     ) {
-        self.init(_depth: 0, makeRunObject: {
-            _SynchronousRun<Value, Error, Payload>(linkCount: $0, payload: payload, send: send)
+        self.init(_depth: 0, makeRunObject: { linkCount, spare in
+            if let spare,
+               let run = _SynchronousRun<Value, Error, Payload>.reusing(spare, linkCount: linkCount, payload: payload, send: send) {
+                return run
+            }
+            return _SynchronousRun<Value, Error, Payload>(linkCount: linkCount, payload: payload, send: send)
         }) { run, sink in
             unsafeDowncast(run, to: _SynchronousRun<Value, Error, Payload>.self).sink = sink
         }

@@ -1,10 +1,13 @@
 extension SignalProducer {
     /// Makes a run whose events go to `output`, and returns it with its
     /// source not yet started. `output` is consumed: the run's chain holds
-    /// it without another retain.
+    /// it without another retain. `spare`: a finished run to reuse, if the
+    /// source can (see `_makeRunObject`).
     @inlinable
-    func _makeRun(_ output: consuming @escaping (Signal<Value, Error>.Event) -> Void) -> _ProducerRun {
-        let run = _makeRunObject(_depth + 1)
+    func _makeRun(
+        _ output: consuming @escaping (Signal<Value, Error>.Event) -> Void, reusing spare: _ProducerRun? = nil
+    ) -> _ProducerRun {
+        let run = _makeRunObject(_depth + 1, spare)
         _attach(run, _ProducerSink(output, run: run, index: _depth))
         return run
     }
@@ -28,7 +31,7 @@ extension SignalProducer {
         _ setup: (_ signal: Signal<Value, Error>, _ interruptHandle: Disposable) -> Result
     ) -> Result {
         let output = _SignalCore<Value, Error>()
-        let run = _makeRunObject(_depth + 1)
+        let run = _makeRunObject(_depth + 1, nil)
         output.lifetime.observeEnded { run.interrupt() }
         _attach(run, _ProducerSink({ event in output.send(event) }, run: run, index: _depth))
         let result = setup(Signal(_core: output), run)
