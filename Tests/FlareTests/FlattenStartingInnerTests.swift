@@ -216,4 +216,14 @@ struct FlattenStartingInnerTests {
         #expect(log.items == ["v1", "v2", "failed(E3)"])
         #expect(starts.count == 3)
     }
+    @Test("a run of SignalProducer(value:) is never reused by SignalProducer(error:), even when the value and error types are the same")
+    func valueRunNotTakenForAFailure() {
+        let (outer, outerInput) = Signal<Int, TestError>.pipe()
+        let log = Recorder<String>()
+        outer.flatMap(.concat) { k -> SignalProducer<TestError, TestError> in
+            k < 2 ? SignalProducer(value: TestError(code: k)) : SignalProducer(error: TestError(code: k))
+        }.observe { log.append(describe($0)) }
+        for k in 0..<3 { outerInput.send(value: k) }
+        #expect(log.items == ["vE0", "vE1", "failed(E2)"])
+    }
 }

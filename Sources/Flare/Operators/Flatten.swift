@@ -348,7 +348,7 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
             }
             // Its run, too, for the next synchronous source of its types
             // (see `SignalProducer._makeRunObject`).
-            if run.isReusable, isKnownUniquelyReferenced(&run) { spareRun = run }
+            if run.isReusable, isKnownUniquelyReferenced(&run) { spareRun = consume run }
         }
     }
 

@@ -419,10 +419,10 @@ final class _SynchronousRun<Value, Error: Swift.Error, Payload>: _ProducerRun, @
     var payload: Payload
 
     /// The source's function (see `SignalProducer.init(_synchronous:_:)`).
-    /// Variable only for `reusing`.
-    @exclusivity(unchecked)
+    /// The same for every run of this class: each source that makes these
+    /// runs passes a payload type of its own (see `reusing`).
     @usableFromInline
-    var send: (_ProducerRun, _ProducerSink<Value, Error>, Payload) -> Void
+    let send: (_ProducerRun, _ProducerSink<Value, Error>, Payload) -> Void
 
     @inlinable
     init(linkCount: Int, payload: Payload, send: @escaping (_ProducerRun, _ProducerSink<Value, Error>, Payload) -> Void) {
@@ -442,18 +442,19 @@ final class _SynchronousRun<Value, Error: Swift.Error, Payload>: _ProducerRun, @
     /// by nothing but the caller. Saves the run's allocation, its
     /// initialization and its release, per start (flatten keeps the run of
     /// an inner that ended while starting for the next).
+    ///
+    /// Only the payload is replaced: the class stands for the source's
+    /// function, since every source that makes these runs has a payload
+    /// type of its own (`SignalProducer.init(_synchronous:_:)`'s callers:
+    /// the value, a `_SynchronousFailure`, the source's closure).
     @inlinable
-    static func reusing(
-        _ spare: _ProducerRun, linkCount: Int, payload: Payload,
-        send: @escaping (_ProducerRun, _ProducerSink<Value, Error>, Payload) -> Void
-    ) -> _SynchronousRun? {
+    static func reusing(_ spare: _ProducerRun, linkCount: Int, payload: Payload) -> _SynchronousRun? {
         guard ObjectIdentifier(type(of: spare)) == ObjectIdentifier(_SynchronousRun.self),
               spare.lastIndex == linkCount - 1
         else { return nil }
         let run = unsafeDowncast(spare, to: _SynchronousRun.self)
         run.rewind()
         run.payload = payload
-        run.send = send
         return run
     }
 

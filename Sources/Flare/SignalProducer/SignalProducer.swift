@@ -103,7 +103,7 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     ) {
         self.init(_depth: 0, makeRunObject: { linkCount, spare in
             if let spare,
-               let run = _SynchronousRun<Value, Error, Payload>.reusing(spare, linkCount: linkCount, payload: payload, send: send) {
+               let run = _SynchronousRun<Value, Error, Payload>.reusing(spare, linkCount: linkCount, payload: payload) {
                 return run
             }
             return _SynchronousRun<Value, Error, Payload>(linkCount: linkCount, payload: payload, send: send)
@@ -134,7 +134,11 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// A producer that fails with `error` at each start.
     @inlinable
     public init(error: Error) {
-        self.init(_synchronous: error) { run, sink, error in _ = run.emit(.failed(error), to: sink) }
+        // The error wrapped: a payload type of its own (see
+        // `_SynchronousRun.reusing`).
+        self.init(_synchronous: _SynchronousFailure(error: error)) { run, sink, failure in
+            _ = run.emit(.failed(failure.error), to: sink)
+        }
     }
 
     /// A producer that sends the success value then completes, or fails
@@ -223,6 +227,18 @@ extension SignalProducer where Error == Swift.Error {
     public init(_ action: @escaping () throws -> Value) {
         self.init { () -> Result<Value, Error> in Result { try action() } }
     }
+}
+
+/// The payload of `SignalProducer(error:)`'s runs: the error, in a type of
+/// its own, so that a run of that source is never taken for a run of
+/// `SignalProducer(value:)` when the value and error types are the same
+/// (see `_SynchronousRun.reusing`).
+@usableFromInline
+struct _SynchronousFailure<Error> {
+    @usableFromInline let error: Error
+
+    @inlinable
+    init(error: Error) { self.error = error }
 }
 
 /// A producer holds only immutable closures; starting it from several
