@@ -344,7 +344,7 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
             // since every one is copied from an existing one.
             if isKnownUniquelyReferenced(&node) {
                 node.isActive = true
-                spare = node
+                spare = consume node
             }
             // Its run, too, for the next synchronous source of its types
             // (see `SignalProducer._makeRunObject`).

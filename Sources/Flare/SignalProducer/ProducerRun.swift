@@ -437,7 +437,7 @@ final class _SynchronousRun<Value, Error: Swift.Error, Payload>: _ProducerRun, @
         })
     }
 
-    /// `spare` made a new run of this source, if it is a run of this class
+    /// `spare` made a new run of this source, if it is one of this class
     /// with `linkCount` links: `spare` must be `isReusable` and referred to
     /// by nothing but the caller. Saves the run's allocation, its
     /// initialization and its release, per start (flatten keeps the run of
@@ -448,8 +448,8 @@ final class _SynchronousRun<Value, Error: Swift.Error, Payload>: _ProducerRun, @
     /// type of its own (`SignalProducer.init(_synchronous:_:)`'s callers:
     /// the value, a `_SynchronousFailure`, the source's closure).
     @inlinable
-    static func reusing(_ spare: _ProducerRun, linkCount: Int, payload: Payload) -> _SynchronousRun? {
-        guard ObjectIdentifier(type(of: spare)) == ObjectIdentifier(_SynchronousRun.self),
+    static func reusing(_ spare: consuming _ProducerRun?, linkCount: Int, payload: Payload) -> _SynchronousRun? {
+        guard let spare = spare.take(), ObjectIdentifier(type(of: spare)) == ObjectIdentifier(_SynchronousRun.self),
               spare.lastIndex == linkCount - 1
         else { return nil }
         let run = unsafeDowncast(spare, to: _SynchronousRun.self)

@@ -43,12 +43,12 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// types and link count makes it its new run instead of allocating one
     /// (flatten keeps its inners' runs so); the others ignore it.
     @usableFromInline
-    let _makeRunObject: (_ linkCount: Int, _ spare: _ProducerRun?) -> _ProducerRun
+    let _makeRunObject: (_ linkCount: Int, _ spare: consuming _ProducerRun?) -> _ProducerRun
 
     @inlinable
     init(
         _depth depth: Int,
-        makeRunObject: @escaping (_ linkCount: Int, _ spare: _ProducerRun?) -> _ProducerRun = { linkCount, _ in
+        makeRunObject: @escaping (_ linkCount: Int, _ spare: consuming _ProducerRun?) -> _ProducerRun = { linkCount, _ in
             _ProducerRun(linkCount: linkCount)
         },
         attach: @escaping (_ProducerRun, consuming _ProducerSink<Value, Error>) -> Void
@@ -102,8 +102,7 @@ public struct SignalProducer<Value, Error: Swift.Error> {
         _ send: @escaping (_ProducerRun, _ProducerSink<Value, Error>, Payload) -> Void
     ) {
         self.init(_depth: 0, makeRunObject: { linkCount, spare in
-            if let spare,
-               let run = _SynchronousRun<Value, Error, Payload>.reusing(spare, linkCount: linkCount, payload: payload) {
+            if let run = _SynchronousRun<Value, Error, Payload>.reusing(spare, linkCount: linkCount, payload: payload) {
                 return run
             }
             return _SynchronousRun<Value, Error, Payload>(linkCount: linkCount, payload: payload, send: send)

@@ -5,7 +5,7 @@ extension SignalProducer {
     /// source can (see `_makeRunObject`).
     @inlinable
     func _makeRun(
-        _ output: consuming @escaping (Signal<Value, Error>.Event) -> Void, reusing spare: _ProducerRun? = nil
+        _ output: consuming @escaping (Signal<Value, Error>.Event) -> Void, reusing spare: consuming _ProducerRun? = nil
     ) -> _ProducerRun {
         let run = _makeRunObject(_depth + 1, spare)
         _attach(run, _ProducerSink(output, run: run, index: _depth))
