@@ -338,6 +338,10 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
         starting.store(outer, ordering: .relaxed)
         if !node.isActive {
             node.run = nil
+            // Nothing is kept once the flatten has ended (an event of this
+            // inner may have ended it): `disposeAll` has already dropped
+            // what was kept, and the kept node would hold the engine.
+            guard !isTerminated else { return }
             // An inner that ended while starting, whose run and events
             // have all let go of its node (nothing queued names it): the
             // next start reuses the node. No reference can appear anew,
