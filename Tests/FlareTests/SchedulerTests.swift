@@ -331,7 +331,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
 
     @Test func sleepResumesWhenTheClockReachesItsDate() async throws {
         let scheduler = TestScheduler()
-        let task = Task { try await scheduler.sleep(for: .seconds(5)) }
+        let task = Task { @MainActor in try await scheduler.sleep(for: .seconds(5)) }
         #expect(await eventuallyAsync { scheduler.pendingCount == 1 })
         advanceSynchronously(scheduler, by: .seconds(4))
         #expect(scheduler.pendingCount == 1)
@@ -342,7 +342,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
 
     @Test func sleepUntilADate() async throws {
         let scheduler = TestScheduler()
-        let task = Task { try await scheduler.sleep(until: at(3)) }
+        let task = Task { @MainActor in try await scheduler.sleep(until: at(3)) }
         #expect(await eventuallyAsync { scheduler.pendingCount == 1 })
         advanceSynchronously(scheduler, to: at(3))
         try await task.value
@@ -350,7 +350,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
 
     @Test func cancellingASleepThrowsAndRemovesTheWakeUp() async {
         let scheduler = TestScheduler()
-        let task = Task { try await scheduler.sleep(for: .seconds(5)) }
+        let task = Task { @MainActor in try await scheduler.sleep(for: .seconds(5)) }
         #expect(await eventuallyAsync { scheduler.pendingCount == 1 })
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
@@ -388,7 +388,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
 extension TestSchedulerTests {
     @Test func leavingATimerLoopDisposesTheTimer() async {
         let scheduler = TestScheduler()
-        let consumer = Task {
+        let consumer = Task { @MainActor in
             var dates: [Date] = []
             for await date in scheduler.timer(interval: .seconds(1)) {
                 dates.append(date)
@@ -436,6 +436,11 @@ private func advanceSynchronously(_ scheduler: TestScheduler, to date: Date) {
 }
 
 /// `eventually` for async tests: yields instead of sleeping the thread.
+///
+/// The tasks these tests wait for run on the main actor (`Task { @MainActor
+/// in … }`), not on the cooperative pool: under ThreadSanitizer, with the
+/// whole suite on two cores, tests that block pool threads once kept such a
+/// task from starting for the whole patience (seen in CI, debug TSan).
 private func eventuallyAsync(_ condition: () -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(patience.timeInterval)
     while !condition() {
