@@ -115,6 +115,21 @@ struct SourceCompatibilityTests {
         unserializedInput.send(value: 1)
         #expect(log.items.last == "u1")
     }
+
+    @Test("SignalProducer.ProducedSignal names the signal of a run, as ReactiveSwift's test helpers use it")
+    func producedSignalAlias() {
+        // ReactiveSwift's own `SignalProducer.pipe()` helper is written so.
+        func pipe<V, E>() -> (SignalProducer<V, E>, SignalProducer<V, E>.ProducedSignal.Observer) {
+            let (signal, observer) = SignalProducer<V, E>.ProducedSignal.pipe()
+            return (SignalProducer(signal), observer)
+        }
+        let (producer, input) = pipe() as (SignalProducer<Int, Never>, Signal<Int, Never>.Observer)
+        let log = Recorder<Int>()
+        producer.startWithValues { log.append($0) }
+        input.send(value: 7)
+        #expect(log.items == [7])
+        #expect(SignalProducer<Int, Never>.ProducedSignal.self == Signal<Int, Never>.self)
+    }
 }
 
 /// Generic over `SignalProtocol`, as ReactiveSwift users write helpers.

@@ -22,6 +22,10 @@
 /// Sendable: yes: an immutable value holding immutable closures; each start
 /// is its own run.
 public struct SignalProducer<Value, Error: Swift.Error> {
+    /// The type of the signal each run of this producer delivers its events
+    /// through, as ReactiveSwift names it (`SignalProducer.ProducedSignal`).
+    public typealias ProducedSignal = Signal<Value, Error>
+
     /// The number of links between the source and this producer's output.
     @usableFromInline
     let _depth: Int
