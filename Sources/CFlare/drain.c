@@ -13,21 +13,9 @@
  */
 #include "flare.h"
 
-#include <limits.h>
-#include <sched.h>
+#include "futex.h"
 
-#if defined(__linux__)
-#include <linux/futex.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-#elif defined(__APPLE__)
-/* macOS 14.4+ / iOS 17.4+ (the package requires macOS 15 / iOS 18). Only
- * Linux is built and tested here: this branch is written to the SDK's
- * documentation, not run. */
-#include <os/os_sync_wait_on_address.h>
-#else
-#include <time.h>
-#endif
+#include <sched.h>
 
 /* Reverses a LIFO chain: the stack's top is the newest node. */
 static flare_node *reverse(flare_node *n) {
@@ -103,28 +91,8 @@ static inline void cpu_relax(void) {
 #endif
 }
 
-/* Sleeps while `*addr == expected`; may return spuriously. */
-static void park(volatile unsigned int *addr, unsigned int expected) {
-#if defined(__linux__)
-    syscall(SYS_futex, (unsigned int *)addr, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
-#elif defined(__APPLE__)
-    os_sync_wait_on_address((void *)addr, expected, sizeof *addr, OS_SYNC_WAIT_ON_ADDRESS_NONE);
-#else
-    (void)addr;
-    (void)expected;
-    struct timespec pause = {0, 50000};
-    nanosleep(&pause, NULL);
-#endif
-}
-
 void flare_serial_wake(flare_serial *s) {
-#if defined(__linux__)
-    syscall(SYS_futex, (unsigned int *)&s->freed, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
-#elif defined(__APPLE__)
-    os_sync_wake_by_address_all((void *)&s->freed, sizeof s->freed, OS_SYNC_WAKE_BY_ADDRESS_NONE);
-#else
-    (void)s;
-#endif
+    futex_wake_all(&s->freed);
 }
 
 /* Whether ticket `ticket` is admitted, or the word closed (checked after
@@ -155,7 +123,7 @@ flare_reserve_result flare_serial_wait(flare_serial *s, unsigned int ticket) {
             r = admission(s, ticket, &freed);
             if (r == FLARE_RESERVE_UNCOUNTED) {
                 AO_fetch_and_add(&s->debug_parks, 1);
-                park(&s->freed, freed);
+                futex_wait(&s->freed, freed);
             }
             AO_int_fetch_and_add_full(&s->parked, (unsigned int)-1);
             if (r != FLARE_RESERVE_UNCOUNTED) return r;

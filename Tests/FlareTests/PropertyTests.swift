@@ -146,6 +146,35 @@ struct MutablePropertyTests {
         #expect(seen.items == Array(1...20_000))
     }
 
+    @Test("a writer waiting for another thread's slow modify sleeps: it uses no CPU while it waits, and goes in once the closure returns")
+    func writerWaitingOnSlowModifySleeps() {
+        let property = MutableProperty(0)
+        let seen = Recorder<Int>()
+        property.signal.observeValues { seen.append($0) }
+        let inside = DispatchSemaphore(value: 0)
+        let waiterCPU = Locked<Double>(0)
+        let holdFor: useconds_t = 300_000
+        onThreads(2) { thread in
+            if thread == 0 {
+                property.modify { value in
+                    inside.signal()
+                    usleep(holdFor)  // user code that takes a while
+                    value = 1
+                }
+            } else {
+                inside.wait()
+                let before = threadCPUSeconds()
+                property.value = 2  // waits for the modify above
+                waiterCPU.withLock { $0 = threadCPUSeconds() - before }
+            }
+        }
+        #expect(seen.items == [1, 2])
+        #expect(property.value == 2)
+        // Spinning (or yielding) through the 300 ms would cost the waiter
+        // most of that time in CPU; a sleeper uses a few polls and a wake-up.
+        #expect(waiterCPU.withLock { $0 } < 0.05, "the waiting writer used \(waiterCPU.withLock { $0 }) s of CPU")
+    }
+
     @Test("producer starts racing sets from two threads: the current value, then a gap-free, duplicate-free run of later values, ending at the final value")
     func producerRacingSets() {
         let property = MutableProperty(-1)
@@ -224,4 +253,11 @@ struct MutablePropertyTests {
             #expect(stderr.contains("MutableProperty.modify: nested modification of the same property"), "stderr: \(stderr)")
         }
     }
+}
+
+/// The CPU time the calling thread has used, in seconds.
+private func threadCPUSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }

@@ -88,8 +88,11 @@ public final class MutableProperty<Value>: ComposableMutablePropertyProtocol {
     /// Runs `action` with exclusive access to the value, exactly once, then
     /// notifies the observers of the result (also if `action` throws).
     ///
-    /// Other writers wait while `action` runs; readers do not. Modifying the
-    /// same property from inside `action` stops the program with a message.
+    /// Other writers wait while `action` runs, asleep (they use no CPU);
+    /// readers and observers do not wait. Modifying the same property from
+    /// inside `action` stops the program with a message.
+    ///
+    /// Thread-safety: call from any thread.
     @discardableResult
     public func modify<Result>(_ action: (inout Value) throws -> Result) rethrows -> Result {
         try _channel.modify("MutableProperty.modify", action)

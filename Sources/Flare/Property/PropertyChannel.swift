@@ -1,56 +1,6 @@
 import CFlare
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// Orders a property's writers: one at a time, for an O(1) publish and
-/// enqueue, or for the closure of `modify`. Never held while an observer
-/// runs, nor while waiting for anything but another writer's critical
-/// section. Records its holder, so that a nested `modify` of the same
-/// property stops with a message instead of waiting for itself.
-@usableFromInline
-struct _WriteGate: ~Copyable {
-    @usableFromInline
-    let owner = Atomic<UInt>(0)
-
-    @inlinable
-    init() {}
-
-    @inlinable
-    func enter(_ operation: StaticString) {
-        let me = UInt(flare_thread_tag())
-        // Only this thread ever stores `me`: seeing it means holding the gate.
-        flarePrecondition(
-            owner.load(ordering: .relaxed) != me,
-            "\(operation): nested modification of the same property from inside its own modify (exclusive access)")
-        if _fastPath(owner.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged) { return }
-        enterContended(me)
-    }
-
-    @inlinable
-    @inline(never)
-    func enterContended(_ me: UInt) {
-        var spins = 0
-        while true {
-            if owner.load(ordering: .relaxed) == 0,
-               owner.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged { return }
-            spins += 1
-            if spins >= 64 { sched_yield() }
-        }
-    }
-
-    @inlinable
-    func leave() {
-        owner.store(0, ordering: .releasing)
-    }
-}
-
 /// What goes through a property's serialized domain: a change, a
 /// producer run attaching at its place among the changes or detaching, and
 /// the property's end.
