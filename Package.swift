@@ -44,6 +44,13 @@ let package = Package(
             name: "MallocCounter",
             path: "Benchmarks/MallocCounter"
         ),
+        // Counts the Swift runtime's generic-metadata and witness-table
+        // look-ups (interposed, forwarded with dlsym); linked into `bench` only.
+        .target(
+            name: "MetadataCounter",
+            path: "Benchmarks/MetadataCounter",
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
+        ),
         // A client's send, compiled on its own so that Tests/check-send-path.sh
         // can read its machine code: no retain, release or allocation.
         .target(
@@ -53,7 +60,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "bench",
-            dependencies: ["Flare", "MutexBaseline", "MallocCounter"],
+            dependencies: ["Flare", "MutexBaseline", "MallocCounter", "MetadataCounter"],
             path: "Benchmarks/bench"
         ),
         // What the test suites share: recorders, probes, scripted inputs.

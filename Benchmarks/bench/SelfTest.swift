@@ -12,6 +12,7 @@ func runSelfTest() {
     checkCombining(SnapshotSignal<Int, TestError>.self, "Snapshot")
     progress("selftest: baselines OK")
     checkFlareAllocatesNothingPerEvent()
+    checkNoRuntimeLookupsPerEvent()
 }
 
 /// Guards Flare's claim of zero heap allocations per delivered event, with

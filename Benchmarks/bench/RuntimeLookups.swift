@@ -1,0 +1,139 @@
+import Flare
+import MallocCounter
+import MetadataCounter
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What the Swift runtime was asked per event in steady state: generic
+/// metadata (`swift_getGenericMetadata`), witness tables
+/// (`swift_getWitnessTable`) and heap allocations, counted by the
+/// interposed entry points of MetadataCounter and MallocCounter.
+struct RuntimeCostPerEvent {
+    var metadata: Double
+    var witnessTables: Double
+    var allocations: Double
+}
+
+/// A pipeline as a user writes it, driven one event at a time: `prepare`
+/// builds it and returns the function that pushes event number `i` through
+/// it (and whatever must stay alive meanwhile).
+struct LookupScenario {
+    let name: String
+    /// Whether `bench --selftest` fails when the scenario looks anything up
+    /// per event; the others are reported only, until their paths run
+    /// specialized.
+    let guarded: Bool
+    let prepare: () -> (push: (Int) -> Void, keep: [AnyObject])
+
+    /// Pushes `warmUp` events, then counts over `events` more.
+    func measure(warmUp: Int = 1_000, events: Int = 10_000) -> RuntimeCostPerEvent {
+        let (push, keep) = prepare()
+        for i in 0..<warmUp { push(i) }
+        mc_set_counting(1)
+        md_set_counting(1)
+        let m0 = md_generic_metadata_lookups(), w0 = md_witness_table_lookups(), a0 = mc_allocations()
+        for i in warmUp..<(warmUp + events) { push(i) }
+        let m1 = md_generic_metadata_lookups(), w1 = md_witness_table_lookups(), a1 = mc_allocations()
+        md_set_counting(0)
+        mc_set_counting(0)
+        withExtendedLifetime(keep) {}
+        let n = Double(events)
+        return RuntimeCostPerEvent(
+            metadata: Double(m1 - m0) / n, witnessTables: Double(w1 - w0) / n, allocations: Double(a1 - a0) / n)
+    }
+}
+
+/// The scenarios, from the hot paths (guarded) to application pipelines.
+func lookupScenarios() -> [LookupScenario] {
+    [
+        LookupScenario(name: "send to 10 observers (observeValues)", guarded: true) {
+            let (signal, input) = Signal<Int, Never>.pipe()
+            let total = Box()
+            for _ in 0..<10 { signal.observeValues { total.value &+= $0 } }
+            return ({ input.send(value: $0) }, [total])
+        },
+        LookupScenario(name: "map→filter→map, observeValues", guarded: true) {
+            let (signal, input) = Signal<Int, Never>.pipe()
+            let total = Box()
+            signal.map { $0 &+ 1 }.filter { $0 & 1 == 0 }.map { $0 &* 3 }.observeValues { total.value &+= $0 }
+            return ({ input.send(value: $0) }, [total])
+        },
+        LookupScenario(name: "SignalProducer(value:) start", guarded: true) {
+            let total = Box()
+            return ({ SignalProducer<Int, Never>(value: $0).startWithValues { total.value &+= $0 } }, [total])
+        },
+        LookupScenario(name: "flatMap(.latest) into SignalProducer(value:)", guarded: true) {
+            let (signal, input) = Signal<Int, Never>.pipe()
+            let total = Box()
+            signal.flatMap(.latest) { SignalProducer<Int, Never>(value: $0) }.observeValues { total.value &+= $0 }
+            return ({ input.send(value: $0) }, [total])
+        },
+        LookupScenario(name: "MutableProperty set, a signal observer and a mapped property", guarded: false) {
+            let property = MutableProperty(0)
+            let total = Box()
+            property.signal.observeValues { total.value &+= $0 }
+            let mapped = property.map { $0 &* 2 }
+            mapped.producer.startWithValues { total.value &+= $0 }
+            return ({ property.value = $0 }, [total, property, mapped])
+        },
+        LookupScenario(name: "debounce on a TestScheduler, advanced per event", guarded: false) {
+            let scheduler = TestScheduler()
+            let (signal, input) = Signal<Int, Never>.pipe()
+            let total = Box()
+            signal.debounce(0.1, on: scheduler).skipRepeats().observeValues { total.value &+= $0 }
+            return ({ input.send(value: $0); scheduler.advance(by: .milliseconds(200)) }, [total, scheduler])
+        },
+    ]
+}
+
+/// A counter the scenarios' observers add to, so that no work is optimized
+/// away.
+final class Box {
+    var value = 0
+}
+
+/// `bench --selftest`'s guard: no guarded scenario asks the runtime for
+/// metadata or a witness table per event in steady state; the others are
+/// printed. With `FLARE_SELFTEST_UNSPECIALIZED=1`, a deliberately
+/// unspecialized send joins the guarded ones (it must fail: the check of
+/// the guard itself).
+func checkNoRuntimeLookupsPerEvent() {
+    guard md_is_active() != 0 else {
+        progress("selftest: metadata counter inactive on this platform: look-up check skipped")
+        return
+    }
+    var scenarios = lookupScenarios()
+    if getenv("FLARE_SELFTEST_UNSPECIALIZED") != nil {
+        scenarios.append(LookupScenario(name: "send through an unspecialized generic function", guarded: true) {
+            let (signal, input) = Signal<Int, Never>.pipe()
+            let total = Box()
+            signal.observeValues { total.value &+= $0 }
+            return ({ sendUnspecialized(input, $0) }, [total])
+        })
+    }
+    for scenario in scenarios {
+        let cost = scenario.measure()
+        let line = "\(scenario.name): \(format(cost.metadata)) metadata and \(format(cost.witnessTables)) witness-table look-ups, \(format(cost.allocations)) allocations per event"
+        if scenario.guarded {
+            check(cost.metadata == 0 && cost.witnessTables == 0,
+                  "Flare looked up type metadata per event: \(line) (a per-event path runs unspecialized)")
+            progress("selftest: \(line)")
+        } else {
+            progress("selftest: (reported, not guarded) \(line)")
+        }
+    }
+    progress("selftest: no guarded scenario looks up metadata per event")
+}
+
+/// Sends through generic code the optimizer may not specialize: what a
+/// per-event path in Flare's own module would do if it were not
+/// `@inlinable`.
+@_optimize(none)
+@inline(never)
+func sendUnspecialized<Value>(_ input: Signal<Value, Never>.Observer, _ value: Value) {
+    input.send(value: value)
+}
