@@ -8,7 +8,7 @@
  *
  *  - a thread allocates from, and frees to, its own magazine (thread-local,
  *    no atomics: the common case costs a few loads and stores);
- *  - a magazine that grows past FLARE_MAGAZINE_FLUSH nodes is pushed whole
+ *  - a magazine that grows to FLUSH nodes is pushed whole
  *    onto the depot with one CAS (release: the nodes' links and the freeing
  *    thread's last writes to them are published);
  *  - an empty magazine takes the whole depot with one exchange (acquire).

@@ -156,8 +156,7 @@ enum {
  * threads from interfering: 128 bytes. Lines are 64 bytes on x86-64, but its
  * cores' adjacent-line prefetcher fetches them in 128-byte pairs, so a write
  * to one line of a pair still costs a reader of the other; Apple's arm64
- * cores have 128-byte lines. (bench --filter churn, 8 interleaved runs:
- * 128 rather than 64 lifted the sender ~8% and the churning thread ~15%.)
+ * cores have 128-byte lines.
  */
 #define FLARE_CACHE_LINE 128
 

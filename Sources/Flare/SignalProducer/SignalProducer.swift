@@ -42,7 +42,7 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// Operators pass their source's on.
     ///
     /// `spare`, if not nil, is a finished run that nothing else refers to
-    /// (`_ProducerRun.isRecyclable`, checked by the caller with
+    /// (`_ProducerRun.isReusable`, checked by the caller with
     /// `isKnownUniquelyReferenced`): a synchronous source of the same
     /// types and link count makes it its new run instead of allocating one
     /// (flatten keeps its inners' runs so); the others ignore it.
