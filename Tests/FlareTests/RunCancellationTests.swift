@@ -8,7 +8,8 @@ import Testing
 /// its observer, which ReactiveSwift's handle keeps alive), the inner runs of
 /// a flatten, before and after the outer completes, and the upstream of an
 /// asynchronous operator. A flatten of a `Signal` keeps its inner runs once
-/// the outer completes.
+/// the outer completes. A synchronous inner that never ends stops within an
+/// event of its flatten's disposal from another thread.
 @Suite("Run cancellation: disposal reaches the run's lifetime and inner runs")
 struct RunCancellationTests {
     /// A start handler that adds `added` to the run's lifetime, sends
@@ -131,5 +132,45 @@ struct RunCancellationTests {
         #expect(events.items == [], "\(strategy.name)")
         observation?.dispose()
         #expect(innerEnded.count == 1, "\(strategy.name)")
+    }
+
+    @Test(
+        "flatMap: a synchronous inner that never ends stops within an event of the run's disposal from another thread",
+        .timeLimit(.minutes(1)), arguments: [("merge", FlattenStrategy.merge), ("concat", .concat), ("latest", .latest)])
+    func runawayInnerStops(_ strategy: (name: String, value: FlattenStrategy)) {
+        let iterated = Counter()
+        let received = Counter()
+        let handleBox = Locked<Disposable?>(nil)
+        let reachedThousand = DispatchSemaphore(value: 0)
+        let returned = DispatchSemaphore(value: 0)
+        let producer = SignalProducer<Int, Never>(value: 0).flatMap(strategy.value) { _ in
+            SignalProducer(sequence(first: 0) { value in
+                iterated.increment()
+                return value &+ 1
+            })
+        }
+        Thread.detachNewThread {
+            producer.startWithSignal { signal, interrupter in
+                handleBox.withLock { $0 = interrupter }
+                signal.observeValues { _ in
+                    received.increment()
+                    if received.count == 1_000 { reachedThousand.signal() }
+                }
+            }
+            returned.signal()
+        }
+        reachedThousand.wait()
+        handleBox.withLock { $0 }?.dispose()
+        let atDisposal = iterated.count
+        // The starting thread stops iterating and returns; give it ample
+        // time on a loaded machine, but not for ever.
+        #expect(returned.wait(timeout: .now() + 20) == .success, "\(strategy.name): start did not return")
+        let atReturn = iterated.count
+        Thread.sleep(forTimeInterval: 0.05)
+        #expect(iterated.count == atReturn, "\(strategy.name)")
+        // Within one event of the disposal reaching the run: a few values
+        // in flight between the disposing thread's store and the
+        // iterating thread's next check.
+        #expect(atReturn - atDisposal < 1_000, "\(strategy.name): \(atReturn - atDisposal) more values after dispose")
     }
 }

@@ -161,9 +161,9 @@ final class _FlattenInner<Outer, U, E: Swift.Error> {
     @inlinable
     func send(_ event: Signal<U, E>.Event) {
         let engine = self.engine
-        if engine.starting.load(ordering: .relaxed) == Self.identity(self),
-           flare_serial_held_by_caller(engine.serial), engine.deliverDirectly(event, of: self) {
-            return
+        if engine.starting.load(ordering: .relaxed) == Self.identity(self), flare_serial_held_by_caller(engine.serial) {
+            if engine.deliverDirectly(event, of: self) { return }
+            return engine.queueStartingEvent(event, of: self)
         }
         engine.input.send(value: .inner(self, event))
     }
@@ -385,6 +385,33 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
         if !isTerminated, node.isActive { innerEvent(event, of: node) }
         deliveringDirectly = false
         return true
+    }
+
+    /// An event of the inner being started that `deliverDirectly` could not
+    /// hand over (something is queued behind the current event): queued,
+    /// unless the internal signal is being interrupted.
+    ///
+    /// The interruption (the output disposed, or its run's handle, from any
+    /// thread) is queued on the word this thread holds, and overtakes
+    /// whatever is queued (contract 8), but it is handled only when the
+    /// current delivery returns, and that delivery is this start: a
+    /// synchronous inner that never ends would keep it for ever, the
+    /// disposal never reaching the inner. So the inner run is interrupted
+    /// here, on the thread that runs it: a synchronous source sees the
+    /// request before its next event. The event is dropped: it would be
+    /// queued behind the interruption, which drops it. Out of line, off the
+    /// path of an event handed over (specialized with the flatten, as the
+    /// queueing it replaces was).
+    @inlinable
+    @inline(never)
+    func queueStartingEvent(_ event: Signal<U, E>.Event, of node: Inner) {
+        // Relaxed (see `flare_core_interrupt_requested`): read again at each
+        // of the inner's events, it sees the request within a few of them.
+        guard !flare_core_interrupt_requested(funnelCore.raw) else {
+            node.run?.dispose()
+            return
+        }
+        input.send(value: .inner(node, event))
     }
 
     /// Removes `node` from the active list: its events are ignored from now
