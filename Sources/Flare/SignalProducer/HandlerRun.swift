@@ -27,8 +27,9 @@ import CFlare
 /// Ownership: the chain's sinks hold the run unretained (see
 /// `_ProducerSink`); whatever can send into the run holds it: the handler's
 /// observer, and the handle `start` returned, whose `dispose()` sends
-/// `interrupted`. The sink is written before the run is handed out and read
-/// and cleared only by the thread holding the serial word.
+/// `interrupted`. When the last of them goes, a run still live is
+/// interrupted (`deinit`). The sink is written before the run is handed out
+/// and read and cleared only by the thread holding the serial word.
 @usableFromInline
 final class _HandlerRun<Value, Error: Swift.Error>: _ProducerRun, @unchecked Sendable {
     @usableFromInline typealias Event = Signal<Value, Error>.Event
@@ -74,6 +75,15 @@ final class _HandlerRun<Value, Error: Swift.Error>: _ProducerRun, @unchecked Sen
     }
 
     deinit {
+        // Nothing can send into the run any more: the handler's observer and
+        // every handle (what `start` returned, an operator's reference) are
+        // gone. A started run that has not terminated ends as if its handle
+        // had been disposed: the chain receives `interrupted` and the
+        // lifetime ends (in `finishTermination`). The word is idle: whoever
+        // holds it holds the run. The chain may retain the run for a moment
+        // while it delivers (a lifetime lookup): no reference outlives the
+        // delivery, since the sinks hold the run unretained.
+        if handler == nil, sink != nil { send(.interrupted) }
         // Ended already, unless the run was never started nor disposed.
         lifetimeEnd?.dispose()
         _ProducerRun.destroySerialBlock(serialBlock)
@@ -94,11 +104,17 @@ final class _HandlerRun<Value, Error: Swift.Error>: _ProducerRun, @unchecked Sen
 
     /// Calls the start handler with an observer that sends into this run,
     /// and the run's lifetime, unless the run was disposed first.
+    ///
+    /// Releasing the observer does not interrupt the run: the handle `start`
+    /// returned (this run) may still be disposed, and until then the run
+    /// and its lifetime stay alive, as in ReactiveSwift, where that handle
+    /// keeps the observer. The run is interrupted once both are gone
+    /// (`deinit`).
     @inlinable
     final func runHandler() {
         guard let handler = handler.take(), !isDisposed else { return }
         // One capture, a class reference: the closure's context is the run.
-        let input = Signal<Value, Error>.Observer(_action: { [self] event in send(event) }, interruptsOnDeinit: true)
+        let input = Signal<Value, Error>.Observer(_action: { [self] event in send(event) }, interruptsOnDeinit: false)
         handler(input, lifetime)
     }
 

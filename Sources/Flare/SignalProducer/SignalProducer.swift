@@ -70,7 +70,11 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// the run terminates: by a terminal event sent to the observer, by
     /// disposal of what `start` returned, or because an operator ended the
     /// run (`take(first:)` …); attach the run's cleanup to it. Releasing the
-    /// observer without sending a terminal event interrupts the run.
+    /// observer without sending a terminal event does not end the run while
+    /// what `start` returned (or an operator's hold on the run, such as a
+    /// flatten's on its inner runs) lives: disposing that still interrupts
+    /// the run and ends its lifetime. Once both the observer and the handle
+    /// are released, the run is interrupted.
     ///
     /// Cost per start: the run (which serializes the observer's sends
     /// itself, as a root signal would: see `_HandlerRun`), its lifetime and
