@@ -365,10 +365,13 @@ extension SignalProducer where Value == Bool {
     }
 
     /// `Signal.all(_:)` of one run of each producer, started in order.
+    /// With no producer, each run sends `true` (the logical AND of nothing)
+    /// and completes, as in ReactiveSwift.
     public static func all<BooleansCollection: Collection>(_ booleans: BooleansCollection) -> SignalProducer<Bool, Error>
     where BooleansCollection.Element: SignalProducerConvertible,
           BooleansCollection.Element.Value == Bool, BooleansCollection.Element.Error == Error {
-        _startingTogether(booleans.map(\.producer)) { Signal.all($0) }
+        guard !booleans.isEmpty else { return SignalProducer(value: true) }
+        return _startingTogether(booleans.map(\.producer)) { Signal.all($0) }
     }
 
     /// `Signal.all(_:)` of one run of each producer, started in order.
@@ -378,10 +381,13 @@ extension SignalProducer where Value == Bool {
     }
 
     /// `Signal.any(_:)` of one run of each producer, started in order.
+    /// With no producer, each run sends `false` (the logical OR of nothing)
+    /// and completes, as in ReactiveSwift.
     public static func any<BooleansCollection: Collection>(_ booleans: BooleansCollection) -> SignalProducer<Bool, Error>
     where BooleansCollection.Element: SignalProducerConvertible,
           BooleansCollection.Element.Value == Bool, BooleansCollection.Element.Error == Error {
-        _startingTogether(booleans.map(\.producer)) { Signal.any($0) }
+        guard !booleans.isEmpty else { return SignalProducer(value: false) }
+        return _startingTogether(booleans.map(\.producer)) { Signal.any($0) }
     }
 
     /// `Signal.any(_:)` of one run of each producer, started in order.

@@ -58,9 +58,17 @@ final class _HandlerRun<Value, Error: Swift.Error>: _ProducerRun, @unchecked Sen
     @usableFromInline
     var lifetimeEnd: CompositeDisposable?
 
+    /// The run of an asynchronous operator (`_liftAsynchronous`): what
+    /// disposing the run ends instead of sending `interrupted` into it; the
+    /// operator then stops its upstream and delivers `interrupted` itself,
+    /// on its scheduler. Nil for every other handler.
+    @usableFromInline
+    let interruption: CompositeDisposable?
+
     @inlinable
     init(linkCount: Int, handler: @escaping (Signal<Value, Error>.Observer, Lifetime) -> Void) {
         self.handler = handler
+        interruption = nil
         serialBlock = _ProducerRun.makeSerialBlock()
         let end = CompositeDisposable()
         lifetimeEnd = end
@@ -72,6 +80,43 @@ final class _HandlerRun<Value, Error: Swift.Error>: _ProducerRun, @unchecked Sen
             if interrupt { run.send(.interrupted) } else { run.runHandler() }
         })
         adoptLifetime(endedBy: end)
+    }
+
+    /// The run of an asynchronous operator: `handler` also receives the
+    /// run's interruption lifetime, which disposing the run ends (see
+    /// `interruption`); it ends too when the run's own lifetime does.
+    @usableFromInline
+    init(
+        linkCount: Int,
+        asynchronousHandler: @escaping (Signal<Value, Error>.Observer, Lifetime, _ interruption: Lifetime) -> Void
+    ) {
+        let interruption = CompositeDisposable()
+        self.interruption = interruption
+        handler = { observer, lifetime in
+            lifetime += interruption
+            asynchronousHandler(observer, lifetime, Lifetime(interruption))
+        }
+        serialBlock = _ProducerRun.makeSerialBlock()
+        let end = CompositeDisposable()
+        lifetimeEnd = end
+        super.init(linkCount: linkCount, sourceKind: .handler, synchronousSource: { run, interrupt in
+            let run = unsafeDowncast(run, to: _HandlerRun<Value, Error>.self)
+            if interrupt { run.interruptAsynchronous() } else { run.runHandler() }
+        })
+        adoptLifetime(endedBy: end)
+    }
+
+    /// Interrupts the run of an asynchronous operator. Disposal ends the
+    /// interruption lifetime only: the operator delivers `interrupted` on
+    /// its scheduler. Any other interruption (an operator of the chain
+    /// ended the run, the signal of `startWithSignal` ended) has no
+    /// observer waiting for it: `interrupted` goes into the run at once.
+    /// A run disposed before its handler ran gets `interrupted` from
+    /// `runHandler`, which sees the disposal.
+    @usableFromInline
+    final func interruptAsynchronous() {
+        if !isDisposed { send(.interrupted) }
+        interruption.unsafelyUnwrapped.dispose()
     }
 
     deinit {
@@ -112,7 +157,13 @@ final class _HandlerRun<Value, Error: Swift.Error>: _ProducerRun, @unchecked Sen
     /// (`deinit`).
     @inlinable
     final func runHandler() {
-        guard let handler = handler.take(), !isDisposed else { return }
+        guard let handler = handler.take() else { return }
+        guard !isDisposed else {
+            // A disposed asynchronous run has not delivered `interrupted`
+            // (`interruptAsynchronous`): nothing else will.
+            if interruption != nil { send(.interrupted) }
+            return
+        }
         // One capture, a class reference: the closure's context is the run.
         let input = Signal<Value, Error>.Observer(_action: { [self] event in send(event) }, interruptsOnDeinit: false)
         handler(input, lifetime)

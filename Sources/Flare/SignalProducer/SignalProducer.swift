@@ -215,6 +215,13 @@ public struct SignalProducer<Value, Error: Swift.Error> {
         SignalProducer(_synchronous: { run, sink in _ = run.emit(.completed, to: sink) })
     }
 
+    /// A producer that is interrupted at once at each start
+    /// (`take(first: 0)`).
+    @inlinable
+    static var _interrupted: SignalProducer {
+        SignalProducer(_synchronous: { run, sink in _ = run.emit(.interrupted, to: sink) })
+    }
+
     /// A producer whose runs never send any event (until disposed, which
     /// interrupts them).
     @inlinable
