@@ -356,17 +356,20 @@ struct _RelayList<Hub: _RelayHub> {
         items.append(Unmanaged.passRetained(relay))
     }
 
-    /// Drops `relay` (if attached), keeping the others' order.
+    /// Drops `relay` (if attached), keeping the others' order; returns
+    /// whether it was attached.
     @inlinable
-    mutating func remove(_ relay: _DomainRelay<Hub>) {
+    @discardableResult
+    mutating func remove(_ relay: _DomainRelay<Hub>) -> Bool {
         var i = items.count
         while i > 0 {
             i &-= 1
             if items[i].toOpaque() == Unmanaged.passUnretained(relay).toOpaque() {
                 items.remove(at: i).release()
-                return
+                return true
             }
         }
+        return false
     }
 
     /// Delivers `value` to every relay.

@@ -1,0 +1,89 @@
+import Flare
+import FlareTestSupport
+import Testing
+
+/// The order in which a program sees events, as ReactiveSwift delivers
+/// them: each test attaches observers of several kinds in a known order and
+/// checks the exact log.
+/// A log read in parts: `next()` returns what was appended since the last
+/// call.
+final class OrderLog: @unchecked Sendable {
+    private let recorder = Recorder<String>()
+    private var read = 0
+
+    func append(_ line: String) { recorder.append(line) }
+
+    func next() -> [String] {
+        let items = recorder.items
+        defer { read = items.count }
+        return Array(items[read...])
+    }
+}
+
+@Suite("Event order as ReactiveSwift delivers it")
+struct EventOrderTests {
+    @Test("a MutableProperty delivers to signal observers, producer runs, mapped properties and bindings in attach order")
+    func propertyObserversInAttachOrder() {
+        let log = OrderLog()
+        var property: MutableProperty<Int>? = MutableProperty(0)
+        property!.signal.observe { log.append("signal1 \(describe($0))") }
+        let run1 = property!.producer.skip(first: 1).start { log.append("producer1 \(describe($0))") }
+        let mapped = property!.map { $0 * 10 }
+        mapped.signal.observe { log.append("mapped \(describe($0))") }
+        let target = MutableProperty(0)
+        target <~ property!
+        target.signal.observe { log.append("target \(describe($0))") }
+        property!.signal.observe { log.append("signal2 \(describe($0))") }
+        property!.producer.skip(first: 1).start { log.append("producer2 \(describe($0))") }
+        property!.signal.observe { log.append("signal3 \(describe($0))") }
+
+        property!.value = 1
+        #expect(log.next() == [
+            "signal1 v1", "producer1 v1", "mapped v10", "target v1", "signal2 v1", "producer2 v1", "signal3 v1",
+        ])
+
+        run1.dispose()
+        property!.value = 2
+        #expect(log.next() == [
+            "producer1 interrupted",
+            "signal1 v2", "mapped v20", "target v2", "signal2 v2", "producer2 v2", "signal3 v2",
+        ])
+
+        // A run started now comes after every observer attached so far.
+        property!.producer.skip(first: 1).start { log.append("producer3 \(describe($0))") }
+        property!.value = 3
+        #expect(log.next() == [
+            "signal1 v3", "mapped v30", "target v3", "signal2 v3", "producer2 v3", "signal3 v3", "producer3 v3",
+        ])
+
+        property = nil
+        #expect(log.next() == [
+            "signal1 completed", "mapped completed", "signal2 completed", "producer2 completed",
+            "signal3 completed", "producer3 completed",
+        ])
+        #expect(target.value == 3)
+    }
+
+    @Test("a producer run started from inside an observer gets the current value at once, then changes after the observers attached before it")
+    func propertyRunStartedFromInsideAnObserver() {
+        let log = OrderLog()
+        let property = MutableProperty(0)
+        var nested: Disposable?
+        property.signal.observeValues { value in
+            log.append("signal1 v\(value)")
+            if nested == nil { nested = property.producer.start { log.append("nested \(describe($0))") } }
+        }
+        property.signal.observeValues { log.append("signal2 v\($0)") }
+        property.value = 1
+        #expect(log.next() == ["signal1 v1", "nested v1", "signal2 v1"])
+        property.value = 2
+        #expect(log.next() == ["signal1 v2", "signal2 v2", "nested v2"])
+        // The run's segment is gone once it ends; a later run and a later
+        // signal observer keep their attach order.
+        nested?.dispose()
+        property.producer.skip(first: 1).startWithValues { log.append("producer v\($0)") }
+        property.signal.observeValues { log.append("signal3 v\($0)") }
+        property.value = 3
+        #expect(log.next() == ["nested interrupted", "signal1 v3", "signal2 v3", "producer v3", "signal3 v3"])
+    }
+}
