@@ -86,4 +86,26 @@ struct EventOrderTests {
         property.value = 3
         #expect(log.next() == ["nested interrupted", "signal1 v3", "signal2 v3", "producer v3", "signal3 v3"])
     }
+
+    @Test("an Action publishes isEnabled, then isExecuting, before its work starts and after its work's terminal event reaches the start, before events")
+    func actionStartAndEndOrder() {
+        let log = OrderLog()
+        let (work, input) = Signal<Int, Never>.pipe()
+        let action = Action<Int, Int, Never> { _ in SignalProducer(work) }
+        action.isExecuting.signal.observeValues { log.append("isExecuting \($0)") }
+        action.isEnabled.signal.observeValues { log.append("isEnabled \($0)") }
+        // `values` and `completed` first: ReactiveSwift makes them from
+        // `events` when the action is made, Flare on first use.
+        action.values.observeValues { log.append("values \($0)") }
+        action.completed.observeValues { log.append("completed") }
+        action.events.observeValues { log.append("events \(describe($0))") }
+        action.apply(1).start { log.append("start \(describe($0))") }
+        #expect(log.next() == ["isEnabled false", "isExecuting true"])
+        input.send(value: 7)
+        #expect(log.next() == ["start v7", "values 7", "events v7"])
+        input.sendCompleted()
+        #expect(log.next() == [
+            "start completed", "isEnabled true", "isExecuting false", "completed", "events completed",
+        ])
+    }
 }
