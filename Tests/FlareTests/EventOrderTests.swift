@@ -108,4 +108,44 @@ struct EventOrderTests {
             "start completed", "isEnabled true", "isExecuting false", "completed", "events completed",
         ])
     }
+
+    @Test("CompositeDisposable and Lifetime dispose in the order of addition")
+    func compositeDisposesInAdditionOrder() {
+        let log = OrderLog()
+        let composite = CompositeDisposable()
+        composite += { log.append("first") }
+        let removed = composite.add { log.append("removed") }
+        composite += AnyDisposable { log.append("second") }
+        composite += { log.append("third") }
+        removed?.dispose()
+        composite.dispose()
+        #expect(log.next() == ["first", "second", "third"])
+
+        let (lifetime, token) = Lifetime.make()
+        lifetime.observeEnded { log.append("ended 1") }
+        lifetime += AnyDisposable { log.append("ended 2") }
+        lifetime.observeEnded { log.append("ended 3") }
+        token.dispose()
+        #expect(log.next() == ["ended 1", "ended 2", "ended 3"])
+    }
+
+    @Test("disposing a run: the outer on(disposed:) first, then the inner, then the start handler's lifetime, in its order of addition")
+    func runCleanupOrder() {
+        for synchronousEnd in [false, true] {
+            let log = OrderLog()
+            let producer = SignalProducer<Int, Never> { observer, lifetime in
+                lifetime.observeEnded { log.append("handler 1") }
+                lifetime += AnyDisposable { log.append("handler 2") }
+                if synchronousEnd { observer.sendCompleted() }
+            }
+            let run = producer
+                .on(disposed: { log.append("inner") })
+                .map { $0 }
+                .on(disposed: { log.append("outer") })
+                .start { log.append(describe($0)) }
+            run.dispose()
+            let expected = (synchronousEnd ? ["completed"] : ["interrupted"]) + ["outer", "inner", "handler 1", "handler 2"]
+            #expect(log.next() == expected, "synchronousEnd: \(synchronousEnd)")
+        }
+    }
 }
