@@ -148,4 +148,24 @@ struct EventOrderTests {
             #expect(log.next() == expected, "synchronousEnd: \(synchronousEnd)")
         }
     }
+
+    @Test("throttle sends from the action it scheduled: it keeps its place among other actions due at the same instant")
+    func throttleIsScheduledOnce() {
+        let log = OrderLog()
+        let scheduler = TestScheduler()
+        let (signal, input) = Signal<Int, Never>.pipe()
+        signal.throttle(1, on: scheduler).observe { log.append("throttle \(describe($0))") }
+        // Due now: scheduled when it arrives, before the other action.
+        input.send(value: 1)
+        scheduler.schedule { log.append("other now") }
+        scheduler.advance()
+        #expect(log.next() == ["throttle v1", "other now"])
+        // Held until one interval after the last value sent, then sent by
+        // the action scheduled for that date, before one scheduled later.
+        scheduler.advance(by: .milliseconds(500))
+        input.send(value: 2)
+        scheduler.schedule(after: .milliseconds(500)) { log.append("other later") }
+        scheduler.advance(by: .milliseconds(500))
+        #expect(log.next() == ["throttle v2", "other later"])
+    }
 }

@@ -1,5 +1,7 @@
+import CFlare
 import Dispatch
 import Foundation
+import Synchronization
 
 // Time-based operators.
 //
@@ -18,6 +20,30 @@ import Foundation
 // signal, the output is delivered on the scheduler. On `TestScheduler` that
 // hop runs within the same `advance`, at the same virtual time.
 
+/// Which thread is running one of a time operator's scheduled actions, while
+/// it runs (see `Signal.scheduledFunnel(on:ticksInPlace:_:)`). Relaxed: a
+/// thread reads its own tag only if it stored it itself (tags are unique
+/// among live threads), so reading another thread's store, or none, only
+/// means "not in place", and the emission is scheduled as it would be
+/// anyway. Two actions running at once on a concurrent scheduler overwrite
+/// each other's tag: one of them then schedules its emission.
+final class _TickingThread: @unchecked Sendable {
+    let tag = Atomic<UInt>(0)
+
+    init() {}
+
+    /// Runs `body` marked as this thread's scheduled action.
+    func run(_ body: () -> Void) {
+        let me = UInt(flare_thread_tag())
+        tag.store(me, ordering: .relaxed)
+        body()
+        tag.store(0, ordering: .relaxed)
+    }
+
+    /// Whether the caller runs inside `run` (on the operator's scheduler).
+    var isCurrent: Bool { tag.load(ordering: .relaxed) == UInt(flare_thread_tag()) }
+}
+
 extension Signal {
     /// The funnel of a stateful time operator: this signal's events tagged
     /// `.first`, and the logic's own ticks tagged `.second`; what the logic
@@ -27,18 +53,31 @@ extension Signal {
     /// into the funnel from any thread (typically from a scheduled action).
     /// Scheduled ticks must be cancelled when the emission core's lifetime
     /// ends: the scheduled actions keep the funnel alive.
+    ///
+    /// With `ticksInPlace`, what the logic emits while it handles a tick sent
+    /// from a scheduled action on that action's own thread (the funnel was
+    /// idle) is delivered there and then, on `scheduler`, instead of being
+    /// scheduled a second time: the emission keeps the place its action had
+    /// among the scheduler's actions. Otherwise (a tick queued behind an
+    /// upstream delivery on another thread, or what the logic emits for an
+    /// upstream event) it is scheduled as before.
     func scheduledFunnel<Tick, U, F>(
         on scheduler: Scheduler,
+        ticksInPlace: Bool = false,
         _ makeAction: (_ emit: _HeldCore<U, F>, _ tick: @escaping (Tick) -> Void) -> (_Pair<Event, Tick>) -> Void
     ) -> Signal<U, F> {
+        let ticking = ticksInPlace ? _TickingThread() : nil
         let emissions: Signal<U, F> = _funnel(
             withInput: { emit, input in
-                makeAction(emit) { input.send(value: .second($0)) }
+                if let ticking {
+                    return makeAction(emit) { tag in ticking.run { input.send(value: .second(tag)) } }
+                }
+                return makeAction(emit) { input.send(value: .second($0)) }
             },
             connect: { input, observations in
                 observations += self.observe { input.send(value: .first($0)) }
             })
-        return emissions.observe(on: scheduler)
+        return emissions._observe(on: scheduler, inPlaceOn: ticking)
     }
 
     /// Forwards every event on `scheduler`.
@@ -50,9 +89,21 @@ extension Signal {
     /// signal's observation is disposed when the output terminates, or when
     /// it has lost every observer and reference.
     public func observe(on scheduler: Scheduler) -> Signal<Value, Error> {
+        _observe(on: scheduler, inPlaceOn: nil)
+    }
+
+    /// `observe(on:)`, except that an event received on the thread that
+    /// `ticking` says runs one of the operator's own scheduled actions is
+    /// delivered at once: it is on `scheduler` already (see
+    /// `scheduledFunnel(on:ticksInPlace:_:)`).
+    func _observe(on scheduler: Scheduler, inPlaceOn ticking: _TickingThread?) -> Signal<Value, Error> {
         Signal { output, lifetime in
             lifetime += self.observe { event in
-                scheduler.scheduleTransferred { output.send(event) }
+                if let ticking, ticking.isCurrent {
+                    output.send(event)
+                } else {
+                    scheduler.scheduleTransferred { output.send(event) }
+                }
             }
         }
     }
@@ -103,7 +154,9 @@ extension Signal {
     /// - Precondition: `interval` is not negative.
     public func throttle(_ interval: TimeInterval, on scheduler: DateScheduler) -> Signal<Value, Error> {
         flarePrecondition(interval >= 0, "throttle needs a non-negative interval")
-        return scheduledFunnel(on: scheduler) { (emit: _HeldCore<Value, Error>, tick: @escaping (Date) -> Void) in
+        // Its ticks deliver in place: the held value is sent by the action
+        // scheduled for it, once, as in ReactiveSwift.
+        return scheduledFunnel(on: scheduler, ticksInPlace: true) { (emit: _HeldCore<Value, Error>, tick: @escaping (Date) -> Void) in
             var held: Value?
             var lastSent: Date?
             let scheduled = SerialDisposable()
