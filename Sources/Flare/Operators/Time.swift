@@ -1,3 +1,4 @@
+import CFlare
 import Dispatch
 import Foundation
 import Synchronization
@@ -90,6 +91,30 @@ final class _SchedulerHop<Value, Error: Swift.Error>: @unchecked Sendable {
     }
 }
 
+/// Which thread is running one of a time operator's scheduled actions, while
+/// it runs (see `Signal.scheduledFunnel(on:interruptedBy:ticksInPlace:_:)`). Relaxed: a
+/// thread reads its own tag only if it stored it itself (tags are unique
+/// among live threads), so reading another thread's store, or none, only
+/// means "not in place", and the emission is scheduled as it would be
+/// anyway. Two actions running at once on a concurrent scheduler overwrite
+/// each other's tag: one of them then schedules its emission.
+final class _TickingThread: @unchecked Sendable {
+    let tag = Atomic<UInt>(0)
+
+    init() {}
+
+    /// Runs `body` marked as this thread's scheduled action.
+    func run(_ body: () -> Void) {
+        let me = UInt(flare_thread_tag())
+        tag.store(me, ordering: .relaxed)
+        body()
+        tag.store(0, ordering: .relaxed)
+    }
+
+    /// Whether the caller runs inside `run` (on the operator's scheduler).
+    var isCurrent: Bool { tag.load(ordering: .relaxed) == UInt(flare_thread_tag()) }
+}
+
 extension Signal {
     /// The funnel of a stateful time operator: this signal's events tagged
     /// `.first`, and the logic's own ticks tagged `.second`; what the logic
@@ -99,19 +124,32 @@ extension Signal {
     /// into the funnel from any thread (typically from a scheduled action).
     /// Scheduled ticks must be cancelled when the emission core's lifetime
     /// ends: the scheduled actions keep the funnel alive.
+    ///
+    /// With `ticksInPlace`, what the logic emits while it handles a tick sent
+    /// from a scheduled action on that action's own thread (the funnel was
+    /// idle) is delivered there and then, on `scheduler`, instead of being
+    /// scheduled a second time: the emission keeps the place its action had
+    /// among the scheduler's actions. Otherwise (a tick queued behind an
+    /// upstream delivery on another thread, or what the logic emits for an
+    /// upstream event) it is scheduled as before.
     func scheduledFunnel<Tick, U, F>(
         on scheduler: Scheduler,
         interruptedBy interruption: Lifetime?,
+        ticksInPlace: Bool = false,
         _ makeAction: (_ emit: _HeldCore<U, F>, _ tick: @escaping (Tick) -> Void) -> (_Pair<Event, Tick>) -> Void
     ) -> Signal<U, F> {
+        let ticking = ticksInPlace ? _TickingThread() : nil
         let emissions: Signal<U, F> = _funnel(
             withInput: { emit, input in
-                makeAction(emit) { input.send(value: .second($0)) }
+                if let ticking {
+                    return makeAction(emit) { tag in ticking.run { input.send(value: .second(tag)) } }
+                }
+                return makeAction(emit) { input.send(value: .second($0)) }
             },
             connect: { input, observations in
                 observations += self.observe { input.send(value: .first($0)) }
             })
-        return emissions._observe(on: scheduler, interruptedBy: interruption)
+        return emissions._observe(on: scheduler, interruptedBy: interruption, inPlaceOn: ticking)
     }
 
     /// Forwards every event on `scheduler`.
@@ -123,15 +161,26 @@ extension Signal {
     /// signal's observation is disposed when the output terminates, or when
     /// it has lost every observer and reference.
     public func observe(on scheduler: Scheduler) -> Signal<Value, Error> {
-        _observe(on: scheduler, interruptedBy: nil)
+        _observe(on: scheduler, interruptedBy: nil, inPlaceOn: nil)
     }
 
     /// `observe(on:)`, which `interruption`'s end interrupts on `scheduler`
-    /// (see `_SchedulerHop`).
-    func _observe(on scheduler: Scheduler, interruptedBy interruption: Lifetime?) -> Signal<Value, Error> {
+    /// (see `_SchedulerHop`), and in which an event received on the thread
+    /// that `ticking` says runs one of the operator's own scheduled actions
+    /// is delivered at once: it is on `scheduler` already (see
+    /// `scheduledFunnel(on:interruptedBy:ticksInPlace:_:)`).
+    func _observe(
+        on scheduler: Scheduler, interruptedBy interruption: Lifetime?, inPlaceOn ticking: _TickingThread?
+    ) -> Signal<Value, Error> {
         Signal { output, lifetime in
             let hop = _SchedulerHop(output: output, scheduler: scheduler, interruptedBy: interruption, outputLifetime: lifetime)
-            lifetime += self.observe { event in hop.forward(event) }
+            lifetime += self.observe { event in
+                if let ticking, ticking.isCurrent {
+                    hop.deliver(event)
+                } else {
+                    hop.forward(event)
+                }
+            }
         }
     }
 
@@ -194,7 +243,9 @@ extension Signal {
     /// `scheduler` (see `_SchedulerHop`).
     func _throttle(_ interval: TimeInterval, on scheduler: DateScheduler, interruptedBy interruption: Lifetime?) -> Signal<Value, Error> {
         flarePrecondition(interval >= 0, "throttle needs a non-negative interval")
-        return scheduledFunnel(on: scheduler, interruptedBy: interruption) { (emit: _HeldCore<Value, Error>, tick: @escaping (Date) -> Void) in
+        // Its ticks deliver in place: the held value is sent by the action
+        // scheduled for it, once, as in ReactiveSwift.
+        return scheduledFunnel(on: scheduler, interruptedBy: interruption, ticksInPlace: true) { (emit: _HeldCore<Value, Error>, tick: @escaping (Date) -> Void) in
             var held: Value?
             var lastSent: Date?
             let scheduled = SerialDisposable()
@@ -275,7 +326,7 @@ extension Signal {
             observations += shouldThrottle.observe { input.send(value: .second($0)) }
             observations += self.observe { input.send(value: .first($0)) }
         })
-        return emissions._observe(on: scheduler, interruptedBy: interruption)
+        return emissions._observe(on: scheduler, interruptedBy: interruption, inPlaceOn: nil)
     }
 
     /// Sends a value on `scheduler` once `interval` has passed without this
@@ -537,7 +588,7 @@ extension SignalProducer {
     /// receives `interrupted` on `scheduler`, and none of the events still
     /// scheduled.
     public func observe(on scheduler: Scheduler) -> SignalProducer<Value, Error> {
-        _liftAsynchronous { $0._observe(on: scheduler, interruptedBy: $1) }
+        _liftAsynchronous { $0._observe(on: scheduler, interruptedBy: $1, inPlaceOn: nil) }
     }
 
     /// `Signal.delay(_:on:)` on every run. Disposing a run interrupts this
