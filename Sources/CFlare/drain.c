@@ -17,8 +17,6 @@
 
 #include <sched.h>
 
-_Thread_local unsigned int flare_words_held __attribute__((tls_model("initial-exec")));
-
 /* Reverses a LIFO chain: the stack's top is the newest node. */
 static flare_node *reverse(flare_node *n) {
     flare_node *fifo = NULL;
@@ -49,14 +47,12 @@ flare_node *flare_serial_take(flare_serial *s) {
      * and only pushes can change it until we do. We still hold the word:
      * record it again (flare_serial_release cleared it). */
     AO_store(&s->owner, flare_thread_tag());
-    flare_words_held++;
     return reverse((flare_node *)exchange(s, FLARE_SERIAL_BUSY));
 }
 
 flare_node *flare_serial_close(flare_serial *s) {
     FLARE_DRAINER_ONLY(s);
     AO_store(&s->owner, 0);
-    flare_words_held--;
     AO_t top = exchange(s, FLARE_SERIAL_CLOSED);
     /* Release every waiting sender. First the limit drops to 0, which
      * admits no ticket still waiting (it needs t - freed < 0, and a waiting

@@ -236,19 +236,6 @@ static inline AO_t flare_thread_tag(void) {
 }
 
 /**
- * How many serial words the calling thread holds: one more where it
- * acquires a word (and records itself in `owner`), one fewer where it
- * releases or closes it (and clears `owner`). Only the thread itself reads
- * or writes its count, so it is a plain thread-local. A thread that holds
- * any word never waits for a slot of a queue limit (`flare_serial_reserve`,
- * contract 9): the thread that would let it in may be waiting for a word it
- * holds (flatten's funnel and an inner's run, each delivered by one thread
- * that sends into the other). Initial-exec: one instruction to reach it, in
- * an executable or a library loaded at start.
- */
-extern _Thread_local unsigned int flare_words_held __attribute__((tls_model("initial-exec")));
-
-/**
  * Acquires an idle serial word. On success the caller is the drainer: it
  * delivers and must then call `flare_serial_release` until it returns NULL.
  *
@@ -265,7 +252,6 @@ static inline bool flare_serial_try_acquire(flare_serial *s) {
      * sequence of the previous drainer's release either way. */
     if (!AO_compare_and_swap_acquire(&s->word, FLARE_SERIAL_IDLE, FLARE_SERIAL_BUSY)) return false;
     AO_store(&s->owner, flare_thread_tag());
-    flare_words_held++;
     return true;
 }
 
@@ -306,7 +292,6 @@ static inline flare_push_result flare_serial_push(flare_serial *s, flare_node *n
             old = AO_fetch_compare_and_swap_acquire(&s->word, FLARE_SERIAL_IDLE, FLARE_SERIAL_BUSY);
             if (old == FLARE_SERIAL_IDLE) {
                 AO_store(&s->owner, flare_thread_tag());
-                flare_words_held++;
                 return FLARE_PUSH_ACQUIRED;
             }
             continue;
@@ -333,7 +318,6 @@ flare_node *flare_serial_take(flare_serial *s);
  */
 static inline flare_node *flare_serial_release(flare_serial *s) {
     AO_store(&s->owner, 0);
-    flare_words_held--;
     /* Release: the drain's work happens before whoever next reads IDLE.
      * Failing (the word holds pushed nodes) reads nothing we act on: the
      * take's exchange acquires them. */
@@ -430,11 +414,7 @@ flare_reserve_result flare_serial_wait(flare_serial *s, unsigned int ticket);
 /**
  * Called before queueing a value event (the word was found busy): takes a
  * slot of the limit, waiting for one if the queue is full, unless the
- * caller must never wait: no limit, or the caller holds a serial word, this
- * one (a reentrant send, which would wait for itself) or any other
- * (`flare_words_held`). Such a sender's node is uncounted: the queue may
- * then hold more than `limit` nodes, as many as the deliveries in progress
- * send.
+ * caller must never wait (no limit; the caller holds the word).
  *
  * Ordering: the ticket's fetch-and-add needs none (it only has to be
  * atomic: tickets are totally ordered by it). The load of `freed` is
@@ -442,7 +422,7 @@ flare_reserve_result flare_serial_wait(flare_serial *s, unsigned int ticket);
  * slots were returned were freed before this sender allocates its own.
  */
 static inline flare_reserve_result flare_serial_reserve(flare_serial *s) {
-    if (AO_int_load(&s->limit) == 0 || flare_words_held != 0) return FLARE_RESERVE_UNCOUNTED;
+    if (AO_int_load(&s->limit) == 0 || flare_serial_held_by_caller(s)) return FLARE_RESERVE_UNCOUNTED;
     unsigned int ticket = AO_int_fetch_and_add(&s->tickets, 1);
     unsigned int freed = AO_int_load_acquire(&s->freed);
     /* The limit again, after `freed`: a close drops it to 0 before it moves
