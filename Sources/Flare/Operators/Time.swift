@@ -425,7 +425,7 @@ extension SignalProducer {
     public func throttle<Gate: SignalProducerConvertible>(
         while shouldThrottle: Gate, on scheduler: Scheduler
     ) -> SignalProducer<Value, Error> where Gate.Value == Bool, Gate.Error == Never {
-        _liftRight { left in { right in left.throttle(while: right, on: scheduler) } }(shouldThrottle.producer)
+        liftRight { left in { right in left.throttle(while: right, on: scheduler) } }(shouldThrottle.producer)
     }
 
     /// `Signal.debounce(_:on:discardWhenCompleted:)` on every run.
