@@ -105,7 +105,13 @@ struct ContextualLookupTests {
         SignalProducer<Int, Never>(value: 1)
             .then(.init(result: Result<String, UploadError>.success("x")))
             .start { log.append("never " + describe($0)) }
-        #expect(log.items == ["empty completed", "result failed(rejected(2))", "never vx", "never completed"])
+        SignalProducer<Int, UploadError>(value: 1)
+            .then(.init(value: "y"))
+            .start { log.append("value " + describe($0)) }
+        #expect(log.items == [
+            "empty completed", "result failed(rejected(2))", "never vx", "never completed",
+            "value vy", "value completed",
+        ])
     }
 
     @Test("a Result is a producer: SignalProducer(Result.success(…))")

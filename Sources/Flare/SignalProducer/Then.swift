@@ -14,6 +14,12 @@ extension SignalProducer {
     }
 
     /// `then(_:)` with a replacement that cannot fail.
+    ///
+    /// Disfavoured, so that `.init(value:)` as the replacement picks the
+    /// overload whose replacement error is this producer's instead of being
+    /// ambiguous; a replacement typed `SignalProducer<U, Never>` gets the
+    /// generic overload, with the same semantics.
+    @_disfavoredOverload
     public func then<U>(_ replacement: SignalProducer<U, Never>) -> SignalProducer<U, Error> {
         _thenStart(replacement.promoteError(Error.self))
     }
