@@ -615,7 +615,7 @@ extension SignalProducer {
         let gate = shouldThrottle.producer
         return _liftAsynchronous { (observer: Signal<Value, Error>.Observer, lifetime: Lifetime, interruption: Lifetime) in
             // This producer's signal is set up first, so that it misses
-            // nothing `shouldThrottle` sends while starting (`_liftRight`).
+            // nothing `shouldThrottle` sends while starting (`liftRight`).
             self.startWithSignal { signal, interrupter in
                 interruption += interrupter
                 lifetime += interrupter

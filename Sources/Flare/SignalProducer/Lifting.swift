@@ -73,14 +73,18 @@ extension SignalProducer {
     public func lift<U, F, V, G>(
         _ transform: @escaping (Signal<Value, Error>) -> (Signal<U, F>) -> Signal<V, G>
     ) -> (SignalProducer<U, F>) -> SignalProducer<V, G> {
-        _liftRight(transform)
+        liftRight(transform)
     }
 
-    /// A binary operator on runs where `right` starts first: this
-    /// producer's signal is set up first, so that it misses nothing `right`
-    /// sends while starting.
-    @usableFromInline
-    func _liftRight<U, F, V, G>(
+    /// Applies a binary `Signal` operator to the runs of two producers,
+    /// `right` started first: this producer's signal is set up first, so
+    /// that it misses nothing `right` sends while starting; then `right`
+    /// starts, then this producer. What `lift(_:)` does.
+    ///
+    /// Disposing a run of the result interrupts both runs.
+    ///
+    /// - Returns: A function from the right-hand producer to the result.
+    public func liftRight<U, F, V, G>(
         _ transform: @escaping (Signal<Value, Error>) -> (Signal<U, F>) -> Signal<V, G>
     ) -> (SignalProducer<U, F>) -> SignalProducer<V, G> {
         { right in
@@ -96,9 +100,14 @@ extension SignalProducer {
         }
     }
 
-    /// A binary operator on runs where this producer starts first.
-    @usableFromInline
-    func _liftLeft<U, F, V, G>(
+    /// Applies a binary `Signal` operator to the runs of two producers,
+    /// this producer started first: `right`'s signal is set up first, so
+    /// that it misses nothing this producer sends while starting.
+    ///
+    /// Disposing a run of the result interrupts both runs.
+    ///
+    /// - Returns: A function from the right-hand producer to the result.
+    public func liftLeft<U, F, V, G>(
         _ transform: @escaping (Signal<Value, Error>) -> (Signal<U, F>) -> Signal<V, G>
     ) -> (SignalProducer<U, F>) -> SignalProducer<V, G> {
         { right in
