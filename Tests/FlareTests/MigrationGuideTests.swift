@@ -111,6 +111,30 @@ struct MigrationGuideTests {
         #expect(late.items == [2])
     }
 
+    @Test("from ReactiveObjC: autoconnect is replayLazily(upTo: 0), whose run outlives its last subscriber while the producer lives")
+    func reactiveObjCAutoconnect() {
+        let (feed, feedInput) = Signal<Int, Never>.pipe()
+        let sourceEnded = Recorder<String>()
+        var shared: SignalProducer<Int, Never>? = SignalProducer<Int, Never> { observer, lifetime in
+            lifetime += feed.observe(observer)
+            lifetime.observeEnded { sourceEnded.append("ended") }
+        }.replayLazily(upTo: 0)
+        let first = Recorder<Int>(), second = Recorder<Int>()
+        let one = shared?.startWithValues { first.append($0) }
+        let two = shared?.startWithValues { second.append($0) }
+        feedInput.send(value: 1)
+        one?.dispose()
+        two?.dispose()
+        feedInput.send(value: 2)
+        #expect(first.items == [1] && second.items == [1])
+        #expect(sourceEnded.items == [])             // RAC's autoconnect would have disconnected here
+        let third = Recorder<Int>()
+        shared?.startWithValues { third.append($0) }.dispose()
+        shared = nil
+        #expect(sourceEnded.items == ["ended"])
+        #expect(third.items == [])
+    }
+
     @Test("from ReactiveObjC: initWithEnabled: starts enabled; observe(on: QueueScheduler.main) for RACCommand's main thread")
     func reactiveObjCCommandEnabledAndMainThread() {
         let uploaded = Recorder<Int>()
