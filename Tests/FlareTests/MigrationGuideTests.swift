@@ -168,14 +168,20 @@ struct MigrationGuideTests {
         withExtendedLifetime(upload) {}
     }
 
-    @Test("from ReactiveObjC: a start handler that keeps its observer runs on; one that drops it ends the run")
+    @Test("from ReactiveObjC: a start handler that keeps its observer runs on; one that drops it ends the run once the start's disposable is released too")
     func reactiveObjCDroppedSubscriber() {
         let log = Recorder<String>()
         let dropped = SignalProducer<Int, Never> { _, lifetime in
             lifetime.observeEnded { log.append("ended") }
         }
+        do {
+            let handle = dropped.start { log.append("held \(describe($0))") }
+            #expect(log.items == [])  // the handle keeps the run open
+            withExtendedLifetime(handle) {}
+        }
+        #expect(log.items == ["held interrupted", "ended"])
         dropped.start { log.append(describe($0)) }
-        #expect(log.items == ["interrupted", "ended"])
+        #expect(log.items == ["held interrupted", "ended", "interrupted", "ended"])
 
         let kept = Unguarded<Signal<Int, Never>.Observer?>(nil)
         let keeping = SignalProducer<Int, Never> { observer, lifetime in
@@ -183,10 +189,10 @@ struct MigrationGuideTests {
             lifetime.observeEnded { log.append("kept ended") }
         }
         keeping.start { log.append("kept \(describe($0))") }
-        #expect(log.items == ["interrupted", "ended"])
+        #expect(log.items == ["held interrupted", "ended", "interrupted", "ended"])
         kept.value?.send(value: 1)
         kept.value?.sendCompleted()
-        #expect(log.items == ["interrupted", "ended", "kept v1", "kept completed", "kept ended"])
+        #expect(log.items == ["held interrupted", "ended", "interrupted", "ended", "kept v1", "kept completed", "kept ended"])
     }
 
     @Test("from ReactiveObjC: retry and retry:0 are retry(upTo: Int.max); retry(upTo: 0) does not retry")
@@ -474,7 +480,7 @@ struct MigrationGuideTests {
         _ = events(SignalProducer<Int, TemperatureError>(error: TemperatureError()).logEvents(events: [.failed], logger: logger))
         _ = events(SignalProducer<Int, Never>(value: 1).logEvents(events: [.completed], logger: logger))
         _ = events(SignalProducer<Int, Never>(value: 2).logEvents(logger: logger))
-        #expect(logged.items == ["failed TemperatureError()", "completed", "value 2", "completed", "terminated", "disposed"])
+        #expect(logged.items == ["failed TemperatureError()", "completed", "starting", "value 2", "completed", "terminated", "disposed", "started"])
         // scheduleRecursiveBlock: → an action that schedules the next step; one SerialDisposable stops the chain.
         let steps = Counter()
         let chain = SerialDisposable()
@@ -533,11 +539,13 @@ struct MigrationGuideTests {
 
     @Test("from ReactiveObjC: deliverOnMainThread, and the asynchronous… waits")
     func reactiveObjCMainThreadAndAsyncWaits() async {
-        // deliverOnMainThread → observe(on: QueueScheduler.main)
+        // deliverOnMainThread → observe(on: UIScheduler()); deliverOn:mainThreadScheduler → observe(on: QueueScheduler.main)
         let onMain = Recorder<Bool>()
         let mainQueue = DispatchSpecificKey<Bool>()
         DispatchQueue.main.setSpecific(key: mainQueue, value: true)
-        let delivered = SignalProducer<Int, Never>(value: 1).observe(on: QueueScheduler.main)
+        let delivered = SignalProducer<Int, Never>(value: 1).observe(on: UIScheduler())
+            .startWithValues { _ in onMain.append(DispatchQueue.getSpecific(key: mainQueue) ?? false) }
+        let enqueued = SignalProducer<Int, Never>(value: 2).observe(on: QueueScheduler.main)
             .startWithValues { _ in onMain.append(DispatchQueue.getSpecific(key: mainQueue) ?? false) }
         // asynchronousFirstOrDefault:…, asynchronouslyWaitUntilCompleted: → await first(), await wait()
         let first = await SignalProducer<Int, TemperatureError>([5, 6]).first()
@@ -545,9 +553,10 @@ struct MigrationGuideTests {
         #expect((try? first?.get()) == 5)
         #expect((try? waited.get()) != nil)
         let deadline = Date().addingTimeInterval(10)
-        while onMain.items.isEmpty, Date() < deadline { try? await Task.sleep(nanoseconds: 1_000_000) }
-        #expect(onMain.items == [true])
+        while onMain.items.count < 2, Date() < deadline { try? await Task.sleep(nanoseconds: 1_000_000) }
+        #expect(onMain.items == [true, true])
         delivered.dispose()
+        enqueued.dispose()
     }
 
     @Test("from RxSwift: subject, operators, dispose bag")

@@ -98,7 +98,7 @@ struct ReactiveExtensionsTests {
         let log = Recorder<String>()
         let result = session.reactive.data(with: URLRequest(url: url))
             .on(completed: { log.append("completed") })
-            .first()
+            .last()  // waits for the terminal event, which `first()` would cut off
         let (data, response) = try #require(try result?.get())
         #expect(String(decoding: data, as: UTF8.self) == "flare")
         #expect(response.url == url)
