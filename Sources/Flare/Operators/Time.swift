@@ -46,6 +46,15 @@ final class _SchedulerHop<Value, Error: Swift.Error>: @unchecked Sendable {
     let scheduler: Scheduler
     private let ended = Atomic<Bool>(false)
 
+    /// Events scheduled and not yet delivered. An event may be delivered in
+    /// place (`deliverInPlace`) only when none is, or it would overtake
+    /// them. Incremented inside the operator's serialized delivery (before
+    /// the action is scheduled), decremented after the action delivered
+    /// (release); read in place by a later delivery of the same domain
+    /// (acquire): the serial word orders every increment before it, and the
+    /// acquire load sees the decrements of the actions that are done.
+    private let pending = Atomic<Int>(0)
+
     /// A hop delivering to `output`, whose signal's lifetime is
     /// `outputLifetime`; `interruption`'s end interrupts it (see
     /// `interrupt()`) while the output lives.
@@ -73,13 +82,33 @@ final class _SchedulerHop<Value, Error: Swift.Error>: @unchecked Sendable {
 
     /// Schedules `event` on the scheduler.
     func forward(_ event: Signal<Value, Error>.Event) {
-        scheduler.scheduleTransferred { self.deliver(event) }
+        pending.add(1, ordering: .relaxed)
+        scheduler.scheduleTransferred { self.deliverScheduled(event) }
     }
 
     /// Schedules `event` on `scheduler` (this hop's, with its clock) at
     /// `date`.
     func forward(_ event: Signal<Value, Error>.Event, after date: Date, on scheduler: DateScheduler) {
-        scheduler.scheduleTransferred(after: date) { self.deliver(event) }
+        pending.add(1, ordering: .relaxed)
+        scheduler.scheduleTransferred(after: date) { self.deliverScheduled(event) }
+    }
+
+    /// The action of a forwarded event.
+    private func deliverScheduled(_ event: Signal<Value, Error>.Event) {
+        deliver(event)
+        pending.subtract(1, ordering: .releasing)
+    }
+
+    /// Delivers `event` now, the caller being on the scheduler already (one
+    /// of the operator's own scheduled actions), unless events forwarded
+    /// earlier are still waiting for theirs: then it is forwarded behind
+    /// them, so that the output keeps the operator's order.
+    func deliverInPlace(_ event: Signal<Value, Error>.Event) {
+        if pending.load(ordering: .acquiring) == 0 {
+            deliver(event)
+        } else {
+            forward(event)
+        }
     }
 
     /// The run was disposed (any thread): drops what is still scheduled and
@@ -176,7 +205,7 @@ extension Signal {
             let hop = _SchedulerHop(output: output, scheduler: scheduler, interruptedBy: interruption, outputLifetime: lifetime)
             lifetime += self.observe { event in
                 if let ticking, ticking.isCurrent {
-                    hop.deliver(event)
+                    hop.deliverInPlace(event)
                 } else {
                     hop.forward(event)
                 }
