@@ -16,20 +16,6 @@ public func leakSanitizerDefaultSuppressions() -> UnsafePointer<CChar> {
     return UnsafeRawPointer(suppressions.utf8Start).assumingMemoryBound(to: CChar.self)
 }
 
-// ThreadSanitizer. `UnsafeContinuation.resume(returning:)` writes the result
-// into the awaiting task's context, and the task reads it once it runs
-// again; what orders the two is the Swift concurrency runtime's atomic
-// continuation status, in libswift_Concurrency, which is not instrumented.
-// When the resume wins the race with the task's suspension, the task goes
-// on at once without passing anything TSan models, and TSan reports the
-// handoff as a race (a known false positive: swiftlang/swift issue 57803;
-// seen here once in `signal.values`' handoff, AsyncValuesTests
-// "concurrentSenderAndConsumer"). Only races with a continuation's resume
-// in one of their stacks are suppressed (the mangled name of
-// `UnsafeContinuation.resume(returning:)`); the channel's own state is
-// guarded by its lock and every other access is still checked.
-@_cdecl("__tsan_default_suppressions")
-public func threadSanitizerDefaultSuppressions() -> UnsafePointer<CChar> {
-    let suppressions: StaticString = "race:sScc6resume9returning\n"
-    return UnsafeRawPointer(suppressions.utf8Start).assumingMemoryBound(to: CChar.self)
-}
+// ThreadSanitizer's suppressions are in Tests/tsan-suppressions.txt, passed
+// through TSAN_OPTIONS by .ci/run: TSan reads its built-in hook while it
+// initializes, before instrumented Swift code can run.
