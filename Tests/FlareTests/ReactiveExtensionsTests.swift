@@ -120,11 +120,11 @@ struct ReactiveExtensionsTests {
 
     @Test("disposing the run cancels the task")
     func urlSessionCancels() {
-        // A request that never gets an answer: the TEST-NET-1 address
-        // (RFC 5737) is not routed; only cancellation ends the task soon.
-        let session = URLSession(configuration: .ephemeral)
+        // A request the stub never answers: only cancellation ends the task
+        // (no network is involved).
+        let session = URLSession(configuration: StubProtocol.configuration)
         defer { session.invalidateAndCancel() }
-        let request = URLRequest(url: URL(string: "http://192.0.2.1:9/")!, timeoutInterval: 60)
+        let request = URLRequest(url: URL(string: "stub://example.org/hang")!, timeoutInterval: 60)
         let events = Recorder<String>()
         let disposable = session.reactive.data(with: request).start { events.append(describe($0)) }
         #expect(runningTasks(of: session) == 1)
@@ -165,6 +165,7 @@ private final class StubProtocol: URLProtocol {
 
     override func startLoading() {
         guard let url = request.url, let client else { return }
+        if url.path == "/hang" { return }
         if url.path == "/ok" {
             let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: nil)!
             client.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)

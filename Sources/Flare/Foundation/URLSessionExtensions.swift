@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -20,7 +21,11 @@ extension Reactive where Base: URLSession {
     public func data(with request: URLRequest) -> SignalProducer<(Data, URLResponse), Swift.Error> {
         let session = base
         return SignalProducer { observer, lifetime in
+            let finished = _TaskFinished()
             let task = session.dataTask(with: request) { data, response, error in
+                // Before the events: the run's end that they cause must not
+                // cancel the task that has just finished.
+                finished.flag.store(true, ordering: .releasing)
                 if let data, let response {
                     observer.send(value: (data, response))
                     observer.sendCompleted()
@@ -28,10 +33,21 @@ extension Reactive where Base: URLSession {
                     observer.send(error: error ?? NSError(domain: URLSessionReactiveErrorDomain, code: 1))
                 }
             }
-            lifetime.observeEnded { task.cancel() }
+            // Only a task still loading is cancelled: on Linux,
+            // FoundationNetworking stops the process when a finished task is
+            // cancelled ("Trying to access a behaviour for a task that in
+            // not in the registry").
+            lifetime.observeEnded {
+                if !finished.flag.load(ordering: .acquiring) { task.cancel() }
+            }
             task.resume()
         }
     }
+}
+
+/// Whether a data task's completion handler has run.
+final class _TaskFinished: Sendable {
+    let flag = Atomic<Bool>(false)
 }
 
 /// The error domain of the failure of `URLSession.reactive.data(with:)` when
