@@ -467,13 +467,13 @@ struct ActionFeedbackTests {
         action.apply(1).start()
         #expect(fromValues.items == ["failed(disabled)"])
         #expect(fromExecuting.items == ["v2", "completed"])
-        // The first execution's end is published to isExecuting, then to
-        // isEnabled; the execution started from the isExecuting observer
-        // ran (and ended) meanwhile, its changes queued behind: so the
-        // isEnabled observer hears the first "enabled" when the action is
-        // enabled indeed, and its start executes.
+        // The first execution's end is published to isEnabled, then to
+        // isExecuting (ReactiveSwift's order); the execution started from
+        // the isEnabled observer ran (and ended) meanwhile, its changes
+        // queued behind: so the isExecuting observer hears the first "not
+        // executing" when the action is idle indeed, and its start executes.
         #expect(fromEnabled.items == ["v3", "completed"])
-        #expect(all.items == [1, 2, 3])
+        #expect(all.items == [1, 3, 2])
         #expect(action.isExecuting.value == false && action.isEnabled.value == true)
     }
 

@@ -17,7 +17,7 @@ struct DisposableTests {
         }
     }
 
-    @Test("CompositeDisposable disposes everything added, in reverse order, once")
+    @Test("CompositeDisposable disposes everything added, in the order of addition, once")
     func composite() {
         let log = Recorder<Int>()
         let composite = CompositeDisposable()
@@ -28,10 +28,10 @@ struct DisposableTests {
         #expect(log.items == [])
         composite.dispose()
         composite.dispose()
-        #expect(log.items == [2, 1])
+        #expect(log.items == [1, 2])
         #expect(composite.isDisposed)
         composite += { log.append(4) }  // added after disposal: disposed at once
-        #expect(log.items == [2, 1, 4])
+        #expect(log.items == [1, 2, 4])
     }
 
     @Test("CompositeDisposable init from sequences")

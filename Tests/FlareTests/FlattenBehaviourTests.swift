@@ -112,7 +112,7 @@ struct FlattenErrorCombinationTests {
             record(safeOuter.flatMap(.merge) { SignalProducer<Int, TestError>(value: $0) } as Signal<Int, TestError>),
             record(safeOuter.flatMap(.merge) { Box(producer: SignalProducer(value: $0)) } as Signal<Int, TestError>),
             record(safeOuter.flatMap(.merge) { SignalProducer<Int, Never>(value: $0) } as Signal<Int, Never>),
-            record(safeOuter.flatMap(.merge) { Signal<Int, Never>.never.producer.take(first: 0).concat(value: $0) } as Signal<Int, Never>),
+            record(safeOuter.flatMap(.merge) { SignalProducer<Int, Never>.empty.concat(value: $0) } as Signal<Int, Never>),
         ]
         outerInput.send(value: 7)
         safeInput.send(value: 7)

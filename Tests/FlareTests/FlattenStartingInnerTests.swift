@@ -136,6 +136,44 @@ struct FlattenStartingInnerTests {
         output.observe { late.append(describe($0)) }
         #expect(late.items == ["interrupted"])
     }
+    @Test(
+        "concat, concurrent: a long synchronous inner started after one that ended while starting is handed over, not queued",
+        arguments: [FlattenStrategy.concat, .concurrent(limit: 2)])
+    func longInnerAfterOneEndedWhileStartingIsNotQueued(_ strategy: FlattenStrategy) {
+        let length = 10_000
+        let iterated = Counter()
+        let delivered = Counter()
+        // How far the inner's iteration ran ahead of the delivery of its
+        // values: queued on the internal signal, all of them.
+        let maximumLead = Unguarded(0)
+        let (outer, outerInput) = Signal<SignalProducer<Int, Never>, Never>.pipe()
+        let (first, firstInput) = Signal<Int, Never>.pipe()
+        let (second, secondInput) = Signal<Int, Never>.pipe()
+        let log = Recorder<String>()
+        outer.flatten(strategy).observe { event in
+            guard case let .value(value) = event else { return log.append(describe(event)) }
+            if value >= 100 {
+                delivered.increment()
+                maximumLead.value = max(maximumLead.value, iterated.count - delivered.count)
+            } else {
+                log.append(describe(event))
+            }
+        }
+        outerInput.send(value: first.producer)
+        outerInput.send(value: second.producer)
+        outerInput.send(value: Self.inner(2))
+        outerInput.send(value: SignalProducer((0..<length).lazy.map { value in
+            iterated.increment()
+            return 100 + value
+        }))
+        outerInput.sendCompleted()
+        secondInput.sendCompleted()
+        firstInput.sendCompleted()
+        #expect(log.items == ["v20", "v21", "completed"])
+        #expect(delivered.count == length)
+        #expect(maximumLead.value == 0)
+    }
+
     @Test("latest: inners that end while starting hand their node on; a replaced inner's later values are still dropped")
     func reusedNodeKeepsReplacedInnersOut() {
         let (outer, outerInput) = Signal<Int, Never>.pipe()

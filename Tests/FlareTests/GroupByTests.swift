@@ -19,10 +19,10 @@ struct GroupByTests {
         }
         for value in [1, 2, 3, 4] { input.send(value: value) }
         input.send(error: TestError(code: 9))
-        let items = log.items
-        #expect(Array(items.prefix(7)) == ["group odd", "odd v1", "group even", "even v2", "odd v3", "even v4"] + [items[6]])
-        #expect(Set(items[6...7]) == ["odd failed(E9)", "even failed(E9)"])
-        #expect(items.last == "outer failed(E9)")
+        #expect(log.items == [
+            "group odd", "odd v1", "group even", "even v2", "odd v3", "even v4",
+            "odd failed(E9)", "even failed(E9)", "outer failed(E9)",
+        ])
     }
 
     @Test("group(by:transform:) and the producer form")
@@ -33,8 +33,60 @@ struct GroupByTests {
             .startWithValues { key, group in
                 group.observe { log.append("\(key) \(describe($0))") }
             }
-        #expect(log.items == ["a v5", "a v7", "b v6", "a completed", "b completed"]
-            || log.items == ["a v5", "a v7", "b v6", "b completed", "a completed"])
+        #expect(log.items == ["a v5", "a v7", "b v6", "a completed", "b completed"])
+    }
+
+    /// The keys of `orderTest`'s groups in the order they are first seen: a
+    /// permutation of 0..<500 that no hash order follows.
+    static let scrambledKeys = (0..<500).map { ($0 * 7919 + 13) % 500 }
+
+    /// Makes 500 groups, sends `terminal`, and returns the keys in the order
+    /// their groups were created and in the order they received `terminal`.
+    static func groupOrder(
+        ending terminal: Signal<Int, TestError>.Event
+    ) -> (created: [Int], ended: [Int], outerLast: Bool) {
+        let (signal, input) = Signal<Int, TestError>.pipe()
+        let created = Recorder<Int>(), ended = Recorder<Int>()
+        let outerEnded = Recorder<Int>()
+        signal.group(by: { $0 }).observe { event in
+            if case let .value((key, group)) = event {
+                created.append(key)
+                group.observe { if $0.isTerminating { ended.append(key) } }
+            } else if event.isTerminating {
+                outerEnded.append(ended.items.count)
+            }
+        }
+        for key in scrambledKeys { input.send(value: key) }
+        for key in scrambledKeys.reversed() { input.send(value: key) }
+        input.send(terminal)
+        return (created.items, ended.items, outerEnded.items == [500])
+    }
+
+    @Test("completed and failed end the groups in the order they were created (ReactiveObjC's RACSignalSpec), then the result")
+    func endsGroupsInCreationOrder() {
+        let completed = Self.groupOrder(ending: .completed)
+        #expect(completed.created == Self.scrambledKeys)
+        #expect(completed.ended == Self.scrambledKeys)
+        #expect(completed.outerLast)
+        let failed = Self.groupOrder(ending: .failed(TestError(code: 3)))
+        #expect(failed.ended == Self.scrambledKeys)
+        #expect(failed.outerLast)
+        let interrupted = Self.groupOrder(ending: .interrupted)
+        #expect(interrupted.ended == Self.scrambledKeys)
+    }
+
+    @Test("a result abandoned with its groups open interrupts them in the order they were created")
+    func abandonedInterruptsInCreationOrder() {
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let ended = Recorder<Int>()
+        var outer: Disposable? = signal.group(by: { $0 }).observeValues { key, group in
+            group.observeInterrupted { ended.append(key) }
+        }
+        for key in Self.scrambledKeys { input.send(value: key) }
+        outer?.dispose()
+        outer = nil
+        input.send(value: 0)
+        #expect(ended.items == Self.scrambledKeys)
     }
 
     @Test("many keys, four concurrent senders: every value reaches its group once, each sender's values in order")

@@ -72,6 +72,14 @@ struct ProducerCombiningTests {
         #expect(events(SignalProducer.any(f, f, t)) == ["vtrue", "completed"])
     }
 
+    @Test("all and any of no producer send the logical AND and OR of nothing, true and false, then complete")
+    func booleansOfNothing() {
+        #expect(events(SignalProducer<Bool, Never>.all([SignalProducer<Bool, Never>]())) == ["vtrue", "completed"])
+        #expect(events(SignalProducer<Bool, Never>.any([SignalProducer<Bool, Never>]())) == ["vfalse", "completed"])
+        #expect(events(SignalProducer<Bool, TestError>.all(EmptyCollection<SignalProducer<Bool, TestError>>()))
+            == ["vtrue", "completed"])
+    }
+
     @Test("withLatest(from:), on producers and on signals: the samplee starts first")
     func withLatest() {
         let values = SignalProducer<Int, Never>(values: 1, 2)

@@ -195,7 +195,10 @@ struct ProducerHandlerRunTests {
                     if ending == "dispose" { lifetime.observeEnded { withExtendedLifetime(observer) {} } }
                 }.startWithInterrupted { interrupted.increment() }
                 if ending == "dispose" { handle.dispose() }
-                #expect(probe.lifetime?.hasEnded ?? true)
+                // Abandoned by its handler, the run lives while its handle
+                // does (ReactiveSwift's handle keeps the input observer).
+                #expect((probe.lifetime?.hasEnded ?? true) == (ending != "abandon"))
+                #expect(interrupted.count == (ending == "dispose" ? 1 : 0))
             }
             // The lifetime belongs to the run: it goes with it.
             #expect(probe.lifetime == nil)

@@ -187,11 +187,11 @@ struct ProducerOperatorTests {
         #expect(disposed.count == 1)
     }
 
-    @Test("take(first: 0) completes every start at once, without starting upstream")
+    @Test("take(first: 0) interrupts every start at once, without starting upstream")
     func takeNone() {
         let starts = Counter()
         let cleanups = Counter()
-        #expect(producerEvents(.completed, { $0.take(first: 0) }, starts: starts, cleanups: cleanups) == ["completed"])
+        #expect(producerEvents(.completed, { $0.take(first: 0) }, starts: starts, cleanups: cleanups) == ["interrupted"])
         #expect(starts.count == 0)
     }
 

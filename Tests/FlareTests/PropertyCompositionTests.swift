@@ -53,6 +53,36 @@ struct PropertyCompositionTests {
         observation.dispose()
     }
 
+    @Test("flatten(.concat/.merge/.latest) completes once the outer and inner properties are gone, releasing each")
+    func flattenedPropertyEndsWithItsProperties() {
+        for (name, strategy) in [("concat", FlattenStrategy.concat), ("merge", .merge), ("latest", .latest)] {
+            var first: MutableProperty<Int>? = MutableProperty(0)
+            var second: MutableProperty<Int>? = MutableProperty(10)
+            weak let weakFirst = first
+            weak let weakSecond = second
+            var outer: MutableProperty<MutableProperty<Int>>? = MutableProperty(first!)
+            weak let weakOuter = outer
+            var flattened: Property<Int>? = outer!.flatten(strategy)
+            let events = Recorder<String>()
+            flattened!.producer.start { events.append(describe($0)) }
+            outer!.value = second!
+            second!.value = 11
+            first = nil
+            if name == "latest" { #expect(weakFirst == nil, "latest: a replaced inner is released") }
+            outer = nil
+            // The outer run has completed: it no longer holds the outer
+            // property's channel, whose value is `second`.
+            #expect(weakOuter == nil)
+            #expect(events.items.last != "completed", "\(name): an inner still runs")
+            second = nil
+            #expect(weakFirst == nil, "\(name)")
+            #expect(weakSecond == nil, "\(name)")
+            let expected = name == "concat" ? ["v0", "v11", "completed"] : ["v0", "v10", "v11", "completed"]
+            #expect(events.items == expected, "\(name)")
+            flattened = nil
+        }
+    }
+
     @Test("init(initial:then:) from a producer and from a signal")
     func initialThen() {
         let (signal, input) = Signal<Int, Never>.pipe()

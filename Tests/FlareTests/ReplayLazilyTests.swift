@@ -102,4 +102,23 @@ struct ReplayLazilyTests {
         run.dispose()
         #expect(disposed.count == 1)
     }
+
+    @Test("buffered values are released once the producer and its runs are gone, though a disposed run's handle is kept")
+    func bufferReleased() {
+        weak var weakCanary: Canary?
+        var source: SignalProducer<Canary, Never>?
+        do {
+            let canary = Canary()
+            weakCanary = canary
+            source = SignalProducer(value: canary)
+        }
+        var replayed: SignalProducer<Canary, Never>? = source!.replayLazily(upTo: 1)
+        let run = replayed!.start()
+        run.dispose()
+        source = nil
+        #expect(weakCanary != nil, "the replay still buffers it for later starts")
+        replayed = nil
+        #expect(weakCanary == nil)
+        withExtendedLifetime(run) {}
+    }
 }

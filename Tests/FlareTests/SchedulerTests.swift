@@ -66,7 +66,16 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
         #expect(DispatchTimeInterval.seconds(10) * 0.1 == .nanoseconds(1_000_000_000))
         #expect(DispatchTimeInterval.milliseconds(20) * 0.5 == .nanoseconds(10_000_000))
         #expect(DispatchTimeInterval.never * 0.1 == .never)
-        #expect(DispatchTimeInterval.seconds(Int.max) * 0.1 == .never)
+        #expect(DispatchTimeInterval.seconds(Int.max) * 10 == .never)
+    }
+
+    /// As in ReactiveSwift: a product too large for `Int` nanoseconds falls
+    /// back to a coarser unit instead of becoming `.never`.
+    @Test func scalingALargeIntervalFallsBackToACoarserUnit() {
+        #expect(DispatchTimeInterval.seconds(Int.max) * 0.01 == .seconds(Int((Double(Int.max) * 0.01).rounded())))
+        #expect(DispatchTimeInterval.seconds(100_000_000_000) * 0.5 == .microseconds(50_000_000_000_000_000))
+        #expect(DispatchTimeInterval.seconds(1) * 0.000_000_000_4 == .nanoseconds(0))
+        #expect(DispatchTimeInterval.seconds(1) * 0.000_000_000_6 == .nanoseconds(1))
     }
 
     @Test func negation() {

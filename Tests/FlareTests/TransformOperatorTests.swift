@@ -196,4 +196,28 @@ struct TransformOperatorTests {
         thirdInput.sendInterrupted()
         #expect(interrupted.items == ["interrupted"])
     }
+
+    @Test("logEvents on a producer also reports each start: starting, then started")
+    func logEventsOnAProducer() {
+        let (signal, input) = Signal<Int, TestError>.pipe()
+        let lines = Recorder<String>()
+        let producer = SignalProducer(signal)
+            .on(starting: { lines.append("handler about to run") }, started: { lines.append("handler returned") })
+            .logEvents { identifier, event, _, _, _ in lines.append("[\(identifier)] \(event)") }
+        producer.start()
+        input.send(value: 1)
+        input.sendCompleted()
+        #expect(lines.items == [
+            "[] starting", "handler about to run", "handler returned", "[] started",
+            "[] value 1", "[] completed", "[] terminated", "[] disposed",
+        ])
+
+        let chosen = Recorder<String>()
+        SignalProducer<Int, TestError>(value: 2)
+            .logEvents(identifier: "two", events: [.started, .value]) { identifier, event, _, _, _ in
+                chosen.append("[\(identifier)] \(event)")
+            }
+            .start()
+        #expect(chosen.items == ["[two] value 2", "[two] started"])
+    }
 }

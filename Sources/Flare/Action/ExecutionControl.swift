@@ -87,16 +87,18 @@ class _ExecutionControl: @unchecked Sendable {
     }
 
     /// Stages the values that changed since `old` on their properties,
-    /// leaves the gates, then delivers what this thread must.
+    /// leaves the gates, then delivers what this thread must: `isEnabled`
+    /// first, then `isExecuting`, the order in which ReactiveSwift
+    /// publishes them when an execution starts and when it ends.
     @inlinable
     @inline(__always)
     final func leave(from old: Published) {
         let new = published
-        let deliverExecuting = old.executing != new.executing && executingChannel.stageHoldingGate(new.executing)
         let deliverEnabled = old.enabled != new.enabled && enabledChannel.stageHoldingGate(new.enabled)
+        let deliverExecuting = old.executing != new.executing && executingChannel.stageHoldingGate(new.executing)
         leaveUnchanged()
-        if deliverExecuting { executingChannel.deliverStaged(new.executing) }
         if deliverEnabled { enabledChannel.deliverStaged(new.enabled) }
+        if deliverExecuting { executingChannel.deliverStaged(new.executing) }
     }
 
     /// An execution has ended (completed, failed, interrupted, or its start

@@ -64,8 +64,9 @@ public final class AnyDisposable: Disposable, @unchecked Sendable {
 /// a handle that takes the addition back out without disposing it.
 ///
 /// Thread-safety: lock-free. Additions are pushed on an atomic stack; disposal
-/// seals the stack with one exchange and disposes what it took, in reverse
-/// order of addition. Handles that were removed are pruned when they come to
+/// seals the stack with one exchange and disposes what it took in the order
+/// of addition (first added, first disposed), as ReactiveSwift does; so a
+/// `Lifetime` runs its `observeEnded` actions in the order they were added. Handles that were removed are pruned when they come to
 /// outnumber the live ones, so a long-lived composite with many add/remove
 /// cycles stays bounded.
 ///
@@ -162,15 +163,18 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
         add(AnyDisposable(action))
     }
 
-    /// Disposes every disposable added and not taken back out, in reverse
-    /// order of addition, on the first call only. Lock-free, from any
-    /// thread; later additions are disposed at once.
+    /// Disposes every disposable added and not taken back out, in the order
+    /// of addition, on the first call only. Lock-free, from any thread;
+    /// later additions are disposed at once.
     public func dispose() {
         // One exchange seals the stack: later pushes fail and dispose their own
         // node. acquiring: we now own the nodes pushed (released) before.
         let bits = head.exchange(Self.sealed, ordering: .acquiringAndReleasing)
         guard bits != Self.sealed else { return }
-        var node: Node? = bits == 0 ? nil : Unmanaged<Node>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeRetainedValue()
+        let top: Node? = bits == 0 ? nil : Unmanaged<Node>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeRetainedValue()
+        // The stack is newest first: reversed in place (no allocation), it
+        // is in the order of addition.
+        var node = Self.reversed(top)
         while let n = node {
             node = n.next
             n.next = nil
@@ -178,6 +182,19 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
                 n.disposable.dispose()
             }
         }
+    }
+
+    /// The chain from `top`, linked through `next`, in reverse order; returns
+    /// its new top. The caller owns every node of the chain.
+    private static func reversed(_ top: Node?) -> Node? {
+        var reversed: Node?
+        var node = top
+        while let n = node {
+            node = n.next
+            n.next = reversed
+            reversed = n
+        }
+        return reversed
     }
 
     /// Pushes the chain `top … bottom` (linked through `next`). Returns false,
@@ -225,7 +242,8 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
         guard let top = survivors.first, let bottom = survivors.last else { return }
         for i in survivors.indices.dropLast() { survivors[i].next = survivors[i + 1] }
         if !push(chainTop: top, chainBottom: bottom) {
-            var n: Node? = top
+            // Disposed meanwhile: these are disposed here, oldest first.
+            var n = Self.reversed(top)
             while let cur = n {
                 n = cur.next
                 cur.next = nil

@@ -236,10 +236,15 @@ extension SignalProducer {
     /// `Signal.combineLatest(with:)` of a run of this producer and one of
     /// `other`, this one started first. Each start starts both; disposing
     /// the run interrupts both.
+    public func combineLatest<U>(with other: SignalProducer<U, Error>) -> SignalProducer<(Value, U), Error> {
+        liftLeft { left in { right in left.combineLatest(with: right) } }(other)
+    }
+
+    /// `combineLatest(with:)` with a producer-convertible of any type.
     public func combineLatest<Other: SignalProducerConvertible>(
         with other: Other
     ) -> SignalProducer<(Value, Other.Value), Error> where Other.Error == Error {
-        _liftLeft { left in { right in left.combineLatest(with: right) } }(other.producer)
+        liftLeft { left in { right in left.combineLatest(with: right) } }(other.producer)
     }
 
     /// `Signal.combineLatest` of one run of each producer, started in order.
@@ -247,6 +252,15 @@ extension SignalProducer {
     public static func combineLatest<S: Sequence>(_ producers: S) -> SignalProducer<[Value], Error>
     where S.Element: SignalProducerConvertible, S.Element.Value == Value, S.Element.Error == Error {
         SignalProducer<[Value], Error>._startingTogether(producers.map(\.producer)) { Signal.combineLatest($0) }
+    }
+
+    /// `combineLatest(_:)` of a sequence, except that with no producer each
+    /// run sends `emptySentinel`, then completes.
+    public static func combineLatest<S: Sequence>(_ producers: S, emptySentinel: [Value]) -> SignalProducer<[Value], Error>
+    where S.Element: SignalProducerConvertible, S.Element.Value == Value, S.Element.Error == Error {
+        let inputs = producers.map(\.producer)
+        guard !inputs.isEmpty else { return SignalProducer<[Value], Error>(value: emptySentinel) }
+        return SignalProducer<[Value], Error>._startingTogether(inputs) { Signal.combineLatest($0) }
     }
 
     /// `Signal.combineLatest` of one run of each producer, started in argument
@@ -350,25 +364,38 @@ extension SignalProducer {
 extension SignalProducer where Value == Bool {
     /// `Signal.and(_:)` of a run of this producer and one of `booleans`,
     /// this one started first.
+    public func and(_ booleans: SignalProducer<Bool, Error>) -> SignalProducer<Bool, Error> {
+        liftLeft { left in { right in left.and(right) } }(booleans)
+    }
+
+    /// `and(_:)` with booleans of any producer-convertible type.
     public func and<Booleans: SignalProducerConvertible>(
         _ booleans: Booleans
     ) -> SignalProducer<Bool, Error> where Booleans.Value == Bool, Booleans.Error == Error {
-        _liftLeft { left in { right in left.and(right) } }(booleans.producer)
+        liftLeft { left in { right in left.and(right) } }(booleans.producer)
     }
 
     /// `Signal.or(_:)` of a run of this producer and one of `booleans`,
     /// this one started first.
+    public func or(_ booleans: SignalProducer<Bool, Error>) -> SignalProducer<Bool, Error> {
+        liftLeft { left in { right in left.or(right) } }(booleans)
+    }
+
+    /// `or(_:)` with booleans of any producer-convertible type.
     public func or<Booleans: SignalProducerConvertible>(
         _ booleans: Booleans
     ) -> SignalProducer<Bool, Error> where Booleans.Value == Bool, Booleans.Error == Error {
-        _liftLeft { left in { right in left.or(right) } }(booleans.producer)
+        liftLeft { left in { right in left.or(right) } }(booleans.producer)
     }
 
     /// `Signal.all(_:)` of one run of each producer, started in order.
+    /// With no producer, each run sends `true` (the logical AND of nothing)
+    /// and completes, as in ReactiveSwift.
     public static func all<BooleansCollection: Collection>(_ booleans: BooleansCollection) -> SignalProducer<Bool, Error>
     where BooleansCollection.Element: SignalProducerConvertible,
           BooleansCollection.Element.Value == Bool, BooleansCollection.Element.Error == Error {
-        _startingTogether(booleans.map(\.producer)) { Signal.all($0) }
+        guard !booleans.isEmpty else { return SignalProducer(value: true) }
+        return _startingTogether(booleans.map(\.producer)) { Signal.all($0) }
     }
 
     /// `Signal.all(_:)` of one run of each producer, started in order.
@@ -378,10 +405,13 @@ extension SignalProducer where Value == Bool {
     }
 
     /// `Signal.any(_:)` of one run of each producer, started in order.
+    /// With no producer, each run sends `false` (the logical OR of nothing)
+    /// and completes, as in ReactiveSwift.
     public static func any<BooleansCollection: Collection>(_ booleans: BooleansCollection) -> SignalProducer<Bool, Error>
     where BooleansCollection.Element: SignalProducerConvertible,
           BooleansCollection.Element.Value == Bool, BooleansCollection.Element.Error == Error {
-        _startingTogether(booleans.map(\.producer)) { Signal.any($0) }
+        guard !booleans.isEmpty else { return SignalProducer(value: false) }
+        return _startingTogether(booleans.map(\.producer)) { Signal.any($0) }
     }
 
     /// `Signal.any(_:)` of one run of each producer, started in order.

@@ -9,7 +9,26 @@ extension Signal {
     /// `signal.enumerated().scan(start) { result, pair in … }`.
     @inlinable
     public func enumerated() -> Signal<(offset: Int, element: Value), Error> {
-        scanMap(into: 0) { offset, value in
+        _lift(_ScanMapOperator.enumerated())
+    }
+}
+
+extension SignalProducer {
+    /// `Signal.enumerated()` on every run: each value with its position,
+    /// counted from 0 afresh at every start.
+    ///
+    /// Terminal events pass through unchanged. One link per start.
+    @inlinable
+    public func enumerated() -> SignalProducer<(offset: Int, element: Value), Error> {
+        _lift(_ScanMapOperator.enumerated())
+    }
+}
+
+extension _ScanMapOperator where State == Int, U == (offset: Int, element: Value) {
+    /// `enumerated()`: the state is the next offset.
+    @inlinable
+    static func enumerated() -> _ScanMapOperator {
+        _ScanMapOperator(initialState: 0) { offset, value in
             defer { offset &+= 1 }
             return (offset: offset, element: value)
         }

@@ -86,6 +86,24 @@ extension Signal where Value: Equatable {
     /// `filter { $0 != value }`. Terminal events pass through unchanged.
     @inlinable
     public func ignore(_ value: Value) -> Signal<Value, Error> {
-        filter { $0 != value }
+        _lift(_FilterOperator.ignoring(value))
+    }
+}
+
+extension SignalProducer where Value: Equatable {
+    /// `Signal.ignore(_:)` on every run: drops every value equal to `value`.
+    ///
+    /// Terminal events pass through unchanged. One link per start.
+    @inlinable
+    public func ignore(_ value: Value) -> SignalProducer<Value, Error> {
+        _lift(_FilterOperator.ignoring(value))
+    }
+}
+
+extension _FilterOperator where Value: Equatable, Verdict == Bool {
+    /// `ignore(_:)`: every value but those equal to `ignored`.
+    @inlinable
+    static func ignoring(_ ignored: Value) -> _FilterOperator {
+        _FilterOperator { $0 != ignored }
     }
 }

@@ -77,6 +77,13 @@ extension Signal {
 
     /// Maps each value to an inner producer that cannot fail and flattens
     /// the inners as `strategy` says.
+    ///
+    /// Disfavoured, so that a transform returning an implicit member (`{ _
+    /// in .init(value: 0) }`) picks the overload whose inner error is this
+    /// one's instead of being ambiguous; a transform that returns a
+    /// `SignalProducer<U, Never>` gets the generic overload below, with the
+    /// same semantics.
+    @_disfavoredOverload
     @inlinable
     public func flatMap<U>(
         _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> SignalProducer<U, Never>
@@ -207,6 +214,13 @@ extension SignalProducer {
 
     /// Maps each value to an inner producer that cannot fail and flattens
     /// the inners as `strategy` says.
+    ///
+    /// Disfavoured, so that a transform returning an implicit member (`{ _
+    /// in .init(value: 0) }`) picks the overload whose inner error is this
+    /// one's instead of being ambiguous; a transform that returns a
+    /// `SignalProducer<U, Never>` gets the generic overload below, with the
+    /// same semantics.
+    @_disfavoredOverload
     @inlinable
     public func flatMap<U>(
         _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> SignalProducer<U, Never>

@@ -8,6 +8,12 @@ extension Signal {
     /// terminal event, or losing its last observer and reference).
     @inlinable
     public func flatMapError<F>(_ transform: @escaping (Error) -> SignalProducer<Value, F>) -> Signal<Value, F> {
+        _flatMapError(transform)
+    }
+
+    /// The body of every `flatMapError` on a signal.
+    @inlinable
+    func _flatMapError<F>(_ transform: @escaping (Error) -> SignalProducer<Value, F>) -> Signal<Value, F> {
         Signal<Value, F> { observer, lifetime in
             // Only one source sends at a time: the replacement starts after
             // this signal's last event. No state is shared, nothing to lock.
@@ -30,6 +36,13 @@ extension Signal {
     ) -> Signal<Value, Inner.Error> where Inner.Value == Value {
         flatMapError { transform($0).producer }
     }
+
+    /// `flatMapError(_:)` with a replacement that cannot fail: the overload
+    /// an implicit member such as `{ _ in .init(value: 0) }` resolves to.
+    @inlinable
+    public func flatMapError(_ transform: @escaping (Error) -> SignalProducer<Value, Never>) -> Signal<Value, Never> {
+        _flatMapError(transform)
+    }
 }
 
 extension SignalProducer {
@@ -48,5 +61,12 @@ extension SignalProducer {
         _ transform: @escaping (Error) -> Inner
     ) -> SignalProducer<Value, Inner.Error> where Inner.Value == Value {
         flatMapError { transform($0).producer }
+    }
+
+    /// `flatMapError(_:)` with a replacement that cannot fail: the overload
+    /// an implicit member such as `{ _ in .init(value: 0) }` resolves to.
+    @inlinable
+    public func flatMapError(_ transform: @escaping (Error) -> SignalProducer<Value, Never>) -> SignalProducer<Value, Never> {
+        lift { $0.flatMapError(transform) }
     }
 }

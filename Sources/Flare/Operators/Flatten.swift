@@ -23,9 +23,12 @@ import Synchronization
 // it would be the next event delivered), else queued behind what is, in the
 // order it was sent; never inside a delivery of the output. `.concat` and
 // `.concurrent` start their next inner when the previous one's terminal
-// event is handled, and an inner started while another's event is handed
-// over queues its events: the drain of the internal signal is the loop, and
-// a million synchronous inners in a row use constant stack.
+// event is handled; when that event was handed over (the inner ended while
+// starting), the next inner starts once that start has returned, in the
+// loop of `_FlattenEngine.refill`: starts never nest, so a million
+// synchronous inners in a row use constant stack, and every inner's events
+// may be handed over, so a long synchronous inner started there queues
+// nothing.
 
 /// How a stream of streams is flattened into a stream of values: which inner
 /// streams run, when, and what their terminal events do.
@@ -161,9 +164,9 @@ final class _FlattenInner<Outer, U, E: Swift.Error> {
     @inlinable
     func send(_ event: Signal<U, E>.Event) {
         let engine = self.engine
-        if engine.starting.load(ordering: .relaxed) == Self.identity(self),
-           flare_serial_held_by_caller(engine.serial), engine.deliverDirectly(event, of: self) {
-            return
+        if engine.starting.load(ordering: .relaxed) == Self.identity(self), flare_serial_held_by_caller(engine.serial) {
+            if engine.deliverDirectly(event, of: self) { return }
+            return engine.queueStartingEvent(event, of: self)
         }
         engine.input.send(value: .inner(self, event))
     }
@@ -224,9 +227,17 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
     /// inner made by `SignalProducer(value:)` then costs no run either.
     @usableFromInline @exclusivity(unchecked) var spareRun: _ProducerRun?
 
-    /// An event `deliverDirectly` handed over is being handled: a nested
-    /// start's events are queued, so starts never recurse.
+    /// An event `deliverDirectly` handed over is being handled: no inner
+    /// starts meanwhile (see `refill`), and an event sent then is queued.
     @usableFromInline @exclusivity(unchecked) var deliveringDirectly = false
+
+    /// `.concat`, `.concurrent`: a slot was freed while an event was handed
+    /// over, or while a `refill` loop ran: the start that handed it over
+    /// refills once it returns, or the loop goes on (see `refill`).
+    @usableFromInline @exclusivity(unchecked) var refillPending = false
+
+    /// A `refill` loop is running: a start inside it leaves refilling to it.
+    @usableFromInline @exclusivity(unchecked) var refilling = false
 
     @inlinable
     init(
@@ -354,6 +365,9 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
             // (see `SignalProducer._makeRunObject`).
             if run.isReusable, isKnownUniquelyReferenced(&run) { spareRun = consume run }
         }
+        // The inner ended while starting and freed its slot: start the next
+        // ones now that this start has returned (see `refill`).
+        if refillPending { refill() }
     }
 
     /// Called by an inner's observer on the thread holding the internal
@@ -373,9 +387,11 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
     /// or in the batch. And it cannot reenter a delivery of the output:
     /// inners start only from the engine's own steps, never from inside a
     /// downstream delivery, and one event at a time is handed over here
-    /// (`deliveringDirectly`): the events of an inner started while one is
-    /// handled are queued, so `concat`'s chain of synchronous inners runs
-    /// in the drain's loop, in constant stack, as before.
+    /// (`deliveringDirectly`). No inner starts while one is handled: a slot
+    /// it frees is refilled once the start on the stack returns (`refill`),
+    /// as the queued event's handling would have refilled it next, so
+    /// `concat`'s chain of synchronous inners runs in one loop, in constant
+    /// stack.
     @inlinable
     func deliverDirectly(_ event: Signal<U, E>.Event, of node: Inner) -> Bool {
         guard starting.load(ordering: .relaxed) == Inner.identity(node), !deliveringDirectly, !funnelCore.drainingBatch,
@@ -385,6 +401,33 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
         if !isTerminated, node.isActive { innerEvent(event, of: node) }
         deliveringDirectly = false
         return true
+    }
+
+    /// An event of the inner being started that `deliverDirectly` could not
+    /// hand over (something is queued behind the current event): queued,
+    /// unless the internal signal is being interrupted.
+    ///
+    /// The interruption (the output disposed, or its run's handle, from any
+    /// thread) is queued on the word this thread holds, and overtakes
+    /// whatever is queued (contract 8), but it is handled only when the
+    /// current delivery returns, and that delivery is this start: a
+    /// synchronous inner that never ends would keep it for ever, the
+    /// disposal never reaching the inner. So the inner run is interrupted
+    /// here, on the thread that runs it: a synchronous source sees the
+    /// request before its next event. The event is dropped: it would be
+    /// queued behind the interruption, which drops it. Out of line, off the
+    /// path of an event handed over (specialized with the flatten, as the
+    /// queueing it replaces was).
+    @inlinable
+    @inline(never)
+    func queueStartingEvent(_ event: Signal<U, E>.Event, of node: Inner) {
+        // Relaxed (see `flare_core_interrupt_requested`): read again at each
+        // of the inner's events, it sees the request within a few of them.
+        guard !flare_core_interrupt_requested(funnelCore.raw) else {
+            node.run?.dispose()
+            return
+        }
+        input.send(value: .inner(node, event))
     }
 
     /// Removes `node` from the active list: its events are ignored from now
@@ -414,15 +457,34 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
     func innerEnded(_ node: Inner) {
         unlink(node)
         node.run = nil
-        if case .concurrent = kind {
-            // The loop that replaces recursion: each start only queues what
-            // the inner sends synchronously, or hands it over while nothing
-            // else is handed over (see `deliverDirectly`).
-            while !isTerminated, activeCount < limit, !waiting.isEmpty {
-                start(waiting.removeFirst())
-            }
-        }
+        if case .concurrent = kind { refill() }
         completeIfDone()
+    }
+
+    /// `.concat`, `.concurrent`: starts waiting inners while slots are free.
+    ///
+    /// The loop that replaces recursion. Called while an event is handed
+    /// over (`deliveringDirectly`: an inner ended while starting), it only
+    /// notes the free slot, and the start on the stack refills once it
+    /// returns; called inside a running loop (a start in it ended its inner
+    /// the same way), it leaves the slot to that loop. So inners never
+    /// start inside a start: each one starts at the loop's level, where
+    /// what it sends synchronously is handed over while nothing is queued,
+    /// instead of queued behind the start that would have nested it, which
+    /// let a long synchronous inner fill the internal signal's queue.
+    @inlinable
+    func refill() {
+        if deliveringDirectly || refilling {
+            refillPending = true
+            return
+        }
+        refilling = true
+        while !isTerminated, activeCount < limit, !waiting.isEmpty {
+            refillPending = false
+            start(waiting.removeFirst())
+        }
+        refillPending = false
+        refilling = false
     }
 
     @inlinable

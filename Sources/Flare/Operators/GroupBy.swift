@@ -6,7 +6,8 @@ extension Signal {
     ///
     /// The first time a value has a new key, sends `(key, group)`, then the
     /// value on `group`; later values with that key go to the same group.
-    /// This signal's terminal event ends every group, then the result.
+    /// This signal's terminal event ends every group, in the order the
+    /// groups were created, then the result.
     ///
     /// The groups are delivered inside this signal's serialized delivery,
     /// sharing its serialization point: routing a value is one dictionary
@@ -31,7 +32,7 @@ extension Signal {
                     } else {
                         let core = _SignalCore<U, Error>(derivedFrom: downstream.core)
                         let group = _HeldCore(core)
-                        router.groups[groupKey] = group
+                        router.add(group, for: groupKey)
                         downstream.deliverHeld(value: (groupKey, Signal<U, Error>(_core: core)))
                         group.deliverHeld(value: transform(value))
                     }
@@ -56,16 +57,28 @@ extension Signal {
 /// observation is removed, after the last delivery that could use it, and
 /// interrupts the groups still open.
 final class GroupRouter<Key: Hashable, Value, Error: Swift.Error> {
-    var groups: [Key: _HeldCore<Value, Error>] = [:]
+    /// Each key's group, for routing a value.
+    private(set) var groups: [Key: _HeldCore<Value, Error>] = [:]
+
+    /// The groups in the order they were created: the order they end in, as
+    /// ReactiveObjC's `groupBy:` ends them (a dictionary's order is not
+    /// stable from one run to the next).
+    private var created: [_HeldCore<Value, Error>] = []
+
+    func add(_ group: _HeldCore<Value, Error>, for key: Key) {
+        groups[key] = group
+        created.append(group)
+    }
 
     func end(_ event: Signal<Value, Error>.Event) {
-        let open = groups
+        let open = created
         groups = [:]
-        for group in open.values { group.deliverHeld(event) }
+        created = []
+        for group in open { group.deliverHeld(event) }
     }
 
     deinit {
-        for group in groups.values { group.deliverHeld(.interrupted) }
+        for group in created { group.deliverHeld(.interrupted) }
     }
 }
 

@@ -21,6 +21,68 @@ public enum LoggingEvent: Sendable {
         @available(*, deprecated, message: "Use `allCases` instead.")
         public static var allEvents: Set<Signal> { Set(allCases) }
     }
+
+    /// What a `SignalProducer` can report to a logger: a run's events, and
+    /// its start.
+    public enum SignalProducer: String, CaseIterable, Hashable, Sendable {
+        /// A start, before the start handler runs.
+        case starting
+        /// A start, after the start handler has returned.
+        case started
+        /// A value.
+        case value
+        /// The `completed` event.
+        case completed
+        /// A `failed` event.
+        case failed
+        /// Any terminal event (`failed`, `completed` or `interrupted`).
+        case terminated
+        /// The run ended.
+        case disposed
+        /// The `interrupted` event.
+        case interrupted
+
+        /// Every kind of event.
+        @available(*, deprecated, message: "Use `allCases` instead.")
+        public static var allEvents: Set<SignalProducer> { Set(allCases) }
+    }
+}
+
+/// The kinds of events of `LoggingEvent.Signal` and
+/// `LoggingEvent.SignalProducer`, for the reports they have in common.
+protocol _LoggingKind: Hashable, RawRepresentable where RawValue == String {
+    static var value: Self { get }
+    static var completed: Self { get }
+    static var failed: Self { get }
+    static var terminated: Self { get }
+    static var disposed: Self { get }
+    static var interrupted: Self { get }
+}
+
+extension LoggingEvent.Signal: _LoggingKind {}
+extension LoggingEvent.SignalProducer: _LoggingKind {}
+
+/// Where `logEvents` reports: the logger, what it is told with each event,
+/// and the kinds of events to report.
+struct _LogContext<Kind: _LoggingKind> {
+    let identifier: String
+    let events: Set<Kind>
+    let fileName: String
+    let functionName: String
+    let lineNumber: Int
+    let logger: EventLogger
+
+    /// Reports `kind` by its name, if it is to be reported.
+    func report(_ kind: Kind) -> (() -> Void)? {
+        guard events.contains(kind) else { return nil }
+        return { [self] in logger(identifier, kind.rawValue, fileName, functionName, lineNumber) }
+    }
+
+    /// Reports `kind` followed by its payload, if it is to be reported.
+    func report<T>(_ kind: Kind, _: T.Type) -> ((T) -> Void)? {
+        guard events.contains(kind) else { return nil }
+        return { [self] in logger(identifier, "\(kind.rawValue) \($0)", fileName, functionName, lineNumber) }
+    }
 }
 
 /// Receives what `logEvents` reports: the identifier given to `logEvents`,
@@ -64,50 +126,60 @@ extension Signal {
         lineNumber: Int = #line,
         logger: @escaping EventLogger = defaultEventLog
     ) -> Signal<Value, Error> {
-        _lift(_SideEffectsOperator.logging(identifier, events, fileName, functionName, lineNumber, logger))
+        _lift(_SideEffectsOperator.logging(_LogContext(
+            identifier: identifier, events: events, fileName: fileName, functionName: functionName,
+            lineNumber: lineNumber, logger: logger)))
     }
 }
 
 extension _SideEffectsOperator {
-    /// `logEvents`: `on(...)` with closures that report to `logger` the
-    /// kinds of events listed in `events`.
-    @usableFromInline
-    static func logging(
-        _ identifier: String, _ events: Set<LoggingEvent.Signal>,
-        _ fileName: String, _ functionName: String, _ lineNumber: Int, _ logger: @escaping EventLogger
-    ) -> _SideEffectsOperator {
-        func report(_ kind: LoggingEvent.Signal) -> (() -> Void)? {
-            guard events.contains(kind) else { return nil }
-            return { logger(identifier, kind.rawValue, fileName, functionName, lineNumber) }
-        }
-        func report<T>(_ kind: LoggingEvent.Signal, _: T.Type) -> ((T) -> Void)? {
-            guard events.contains(kind) else { return nil }
-            return { logger(identifier, "\(kind.rawValue) \($0)", fileName, functionName, lineNumber) }
-        }
-        return _SideEffectsOperator(
+    /// `logEvents`: `on(...)` with closures that report to the context's
+    /// logger the kinds of events it lists.
+    static func logging<Kind>(_ context: _LogContext<Kind>) -> _SideEffectsOperator {
+        _SideEffectsOperator(
             event: nil,
-            failed: report(.failed, Error.self),
-            completed: report(.completed),
-            interrupted: report(.interrupted),
-            terminated: report(.terminated),
-            disposed: report(.disposed),
-            value: report(.value, Value.self)
+            failed: context.report(.failed, Error.self),
+            completed: context.report(.completed),
+            interrupted: context.report(.interrupted),
+            terminated: context.report(.terminated),
+            disposed: context.report(.disposed),
+            value: context.report(.value, Value.self)
         )
     }
 }
 
 extension SignalProducer {
     /// `Signal.logEvents(...)` on every run: reports the events passing
-    /// through to `logger`, `"disposed"` when the run ends. One link per
-    /// start.
+    /// through to `logger`, and also each start: `"starting"` before the
+    /// start handler runs, `"started"` once it has returned; `"disposed"`
+    /// when the run ends.
+    ///
+    /// - Parameters:
+    ///   - identifier: Names this producer in the log.
+    ///   - events: The kinds of events to report.
+    ///   - fileName: Reported with each event; defaults to the caller's file.
+    ///   - functionName: Reported with each event; defaults to the caller.
+    ///   - lineNumber: Reported with each event; defaults to the caller's line.
+    ///   - logger: Receives the reports.
     public func logEvents(
         identifier: String = "",
-        events: Set<LoggingEvent.Signal> = Set(LoggingEvent.Signal.allCases),
+        events: Set<LoggingEvent.SignalProducer> = Set(LoggingEvent.SignalProducer.allCases),
         fileName: String = #file,
         functionName: String = #function,
         lineNumber: Int = #line,
         logger: @escaping EventLogger = defaultEventLog
     ) -> SignalProducer<Value, Error> {
-        _lift(_SideEffectsOperator.logging(identifier, events, fileName, functionName, lineNumber, logger))
+        let context = _LogContext(
+            identifier: identifier, events: events, fileName: fileName, functionName: functionName,
+            lineNumber: lineNumber, logger: logger)
+        let lifted = _lift(_SideEffectsOperator.logging(context))
+        let starting = context.report(.starting)
+        let started = context.report(.started)
+        guard starting != nil || started != nil else { return lifted }
+        return SignalProducer { observer, lifetime in
+            starting?()
+            lifetime += lifted.start(observer)
+            started?()
+        }
     }
 }

@@ -62,6 +62,12 @@ extension Signal {
 extension SignalProducer {
     /// `Signal.merge(with:)` of a run of this producer and one of `other`,
     /// this one started first: every value of both, as they arrive.
+    public func merge(with other: SignalProducer<Value, Error>) -> SignalProducer<Value, Error> {
+        SignalProducer.merge([self, other])
+    }
+
+    /// `merge(with:)` with a producer-convertible of any type (a signal, a
+    /// property …).
     public func merge<Other: SignalProducerConvertible>(
         with other: Other
     ) -> SignalProducer<Value, Error> where Other.Value == Value, Other.Error == Error {

@@ -61,17 +61,27 @@ extension Signal {
 extension SignalProducer {
     /// `Signal.sample(with:)` of a run of this producer and one of
     /// `sampler`, this one started first.
+    public func sample<U>(with sampler: SignalProducer<U, Never>) -> SignalProducer<(Value, U), Error> {
+        liftLeft { left in { right in left.sample(with: right) } }(sampler)
+    }
+
+    /// `sample(with:)` with a sampler of any producer-convertible type.
     public func sample<Sampler: SignalProducerConvertible>(
         with sampler: Sampler
     ) -> SignalProducer<(Value, Sampler.Value), Error> where Sampler.Error == Never {
-        _liftLeft { left in { right in left.sample(with: right) } }(sampler.producer)
+        liftLeft { left in { right in left.sample(with: right) } }(sampler.producer)
     }
 
     /// `Signal.sample(on:)` of a run of this producer and one of `sampler`,
     /// this one started first.
+    public func sample(on sampler: SignalProducer<(), Never>) -> SignalProducer<Value, Error> {
+        liftLeft { left in { right in left.sample(on: right) } }(sampler)
+    }
+
+    /// `sample(on:)` with a sampler of any producer-convertible type.
     public func sample<Sampler: SignalProducerConvertible>(
         on sampler: Sampler
     ) -> SignalProducer<Value, Error> where Sampler.Value == (), Sampler.Error == Never {
-        _liftLeft { left in { right in left.sample(on: right) } }(sampler.producer)
+        liftLeft { left in { right in left.sample(on: right) } }(sampler.producer)
     }
 }

@@ -197,13 +197,14 @@ struct _TakeWhileOperator<Value, Error: Swift.Error>: _FilteringOperator {
 extension SignalProducer {
     /// `Signal.take(first:)` on every run: the first `count` values, then
     /// `completed`, which ends the run (its source is interrupted).
-    /// `take(first: 0)` completes at once without starting this producer.
-    /// One link per start.
+    /// `take(first: 0)` is interrupted at once without starting this
+    /// producer, as in ReactiveSwift (where `Signal.take(first: 0)`
+    /// completes instead). One link per start.
     ///
     /// - Precondition: `count >= 0`.
     @inlinable
     public func take(first count: Int) -> SignalProducer<Value, Error> {
-        guard _TakeFirstOperator<Value, Error>.takesAny(count) else { return .empty }
+        guard _TakeFirstOperator<Value, Error>.takesAny(count) else { return ._interrupted }
         return _lift(_TakeFirstOperator(count: count))
     }
 

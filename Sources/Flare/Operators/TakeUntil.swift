@@ -121,25 +121,44 @@ extension Signal {
 extension SignalProducer {
     /// `Signal.take(until:)` of a run of this producer and one of `trigger`,
     /// `trigger` started first.
+    ///
+    /// The concrete overload (beside the generic one) lets an implicit
+    /// member such as `.init(value: ())` stand for the trigger.
+    public func take(until trigger: SignalProducer<(), Never>) -> SignalProducer<Value, Error> {
+        liftRight { left in { right in left.take(until: right) } }(trigger)
+    }
+
+    /// `take(until:)` with a trigger of any producer-convertible type.
     public func take<Trigger: SignalProducerConvertible>(
         until trigger: Trigger
     ) -> SignalProducer<Value, Error> where Trigger.Value == (), Trigger.Error == Never {
-        _liftRight { left in { right in left.take(until: right) } }(trigger.producer)
+        liftRight { left in { right in left.take(until: right) } }(trigger.producer)
     }
 
     /// `Signal.take(untilReplacement:)` of a run of this producer and one of
     /// `replacement`, `replacement` started first.
+    public func take(untilReplacement replacement: SignalProducer<Value, Error>) -> SignalProducer<Value, Error> {
+        liftRight { left in { right in left.take(untilReplacement: right) } }(replacement)
+    }
+
+    /// `take(untilReplacement:)` with a replacement of any
+    /// producer-convertible type.
     public func take<Replacement: SignalProducerConvertible>(
         untilReplacement replacement: Replacement
     ) -> SignalProducer<Value, Error> where Replacement.Value == Value, Replacement.Error == Error {
-        _liftRight { left in { right in left.take(untilReplacement: right) } }(replacement.producer)
+        liftRight { left in { right in left.take(untilReplacement: right) } }(replacement.producer)
     }
 
     /// `Signal.skip(until:)` of a run of this producer and one of `trigger`,
     /// `trigger` started first.
+    public func skip(until trigger: SignalProducer<(), Never>) -> SignalProducer<Value, Error> {
+        liftRight { left in { right in left.skip(until: right) } }(trigger)
+    }
+
+    /// `skip(until:)` with a trigger of any producer-convertible type.
     public func skip<Trigger: SignalProducerConvertible>(
         until trigger: Trigger
     ) -> SignalProducer<Value, Error> where Trigger.Value == (), Trigger.Error == Never {
-        _liftRight { left in { right in left.skip(until: right) } }(trigger.producer)
+        liftRight { left in { right in left.skip(until: right) } }(trigger.producer)
     }
 }

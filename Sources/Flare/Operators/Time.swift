@@ -1,5 +1,7 @@
+import CFlare
 import Dispatch
 import Foundation
+import Synchronization
 
 // Time-based operators.
 //
@@ -18,6 +20,130 @@ import Foundation
 // signal, the output is delivered on the scheduler. On `TestScheduler` that
 // hop runs within the same `advance`, at the same virtual time.
 
+// Interruption. A producer run through one of these operators is disposed
+// on whatever thread calls `dispose()`, but its observer hears everything on
+// the scheduler, so it hears `interrupted` there too, as in ReactiveSwift:
+// disposal ends the operator's *interruption* lifetime (see
+// `SignalProducer._liftAsynchronous`), and the operator's hop onto its
+// scheduler (`_SchedulerHop`, the one way every operator here delivers) then
+// stops at once: what it had scheduled and not yet delivered is dropped when
+// it runs, and `interrupted` is scheduled behind it. So once `dispose()` has
+// returned the observer gets no more values but one already being delivered
+// on the scheduler (contract 8's promise for a disposed run), then
+// `interrupted`, on the scheduler. On a plain signal there is no disposal to
+// forward: its operators pass no interruption lifetime.
+
+/// The hop of an asynchronous operator's output onto its scheduler: every
+/// event the operator emits is scheduled through it, and delivered, from
+/// the scheduled action, to the output (a root signal's input).
+///
+/// `ended` is set by the first terminal event to run on the scheduler, or
+/// by `interrupt()`, whichever comes first; once it is set, scheduled
+/// events are dropped when they run. The value check is one atomic load in
+/// an action that was allocated anyway.
+final class _SchedulerHop<Value, Error: Swift.Error>: @unchecked Sendable {
+    let output: Signal<Value, Error>.Observer
+    let scheduler: Scheduler
+    private let ended = Atomic<Bool>(false)
+
+    /// Events scheduled and not yet delivered. An event may be delivered in
+    /// place (`deliverInPlace`) only when none is, or it would overtake
+    /// them. Incremented inside the operator's serialized delivery (before
+    /// the action is scheduled), decremented after the action delivered
+    /// (release); read in place by a later delivery of the same domain
+    /// (acquire): the serial word orders every increment before it, and the
+    /// acquire load sees the decrements of the actions that are done.
+    private let pending = Atomic<Int>(0)
+
+    /// A hop delivering to `output`, whose signal's lifetime is
+    /// `outputLifetime`; `interruption`'s end interrupts it (see
+    /// `interrupt()`) while the output lives.
+    init(
+        output: Signal<Value, Error>.Observer, scheduler: Scheduler,
+        interruptedBy interruption: Lifetime?, outputLifetime: Lifetime
+    ) {
+        self.output = output
+        self.scheduler = scheduler
+        if let interruption {
+            outputLifetime += interruption.observeEnded { self.interrupt() }
+        }
+    }
+
+    /// Delivers `event` to the output, on the scheduler's thread, unless
+    /// the hop has ended (a terminal event ends it).
+    func deliver(_ event: Signal<Value, Error>.Event) {
+        if event.isTerminating {
+            guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        } else {
+            guard !ended.load(ordering: .acquiring) else { return }
+        }
+        output.send(event)
+    }
+
+    /// Schedules `event` on the scheduler.
+    func forward(_ event: Signal<Value, Error>.Event) {
+        pending.add(1, ordering: .relaxed)
+        scheduler.scheduleTransferred { self.deliverScheduled(event) }
+    }
+
+    /// Schedules `event` on `scheduler` (this hop's, with its clock) at
+    /// `date`.
+    func forward(_ event: Signal<Value, Error>.Event, after date: Date, on scheduler: DateScheduler) {
+        pending.add(1, ordering: .relaxed)
+        scheduler.scheduleTransferred(after: date) { self.deliverScheduled(event) }
+    }
+
+    /// The action of a forwarded event.
+    private func deliverScheduled(_ event: Signal<Value, Error>.Event) {
+        deliver(event)
+        pending.subtract(1, ordering: .releasing)
+    }
+
+    /// Delivers `event` now, the caller being on the scheduler already (one
+    /// of the operator's own scheduled actions), unless events forwarded
+    /// earlier are still waiting for theirs: then it is forwarded behind
+    /// them, so that the output keeps the operator's order.
+    func deliverInPlace(_ event: Signal<Value, Error>.Event) {
+        if pending.load(ordering: .acquiring) == 0 {
+            deliver(event)
+        } else {
+            forward(event)
+        }
+    }
+
+    /// The run was disposed (any thread): drops what is still scheduled and
+    /// schedules `interrupted` behind it, unless a terminal event has run.
+    func interrupt() {
+        guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let output = self.output
+        scheduler.scheduleTransferred { output.send(.interrupted) }
+    }
+}
+
+/// Which thread is running one of a time operator's scheduled actions, while
+/// it runs (see `Signal.scheduledFunnel(on:interruptedBy:ticksInPlace:_:)`). Relaxed: a
+/// thread reads its own tag only if it stored it itself (tags are unique
+/// among live threads), so reading another thread's store, or none, only
+/// means "not in place", and the emission is scheduled as it would be
+/// anyway. Two actions running at once on a concurrent scheduler overwrite
+/// each other's tag: one of them then schedules its emission.
+final class _TickingThread: @unchecked Sendable {
+    let tag = Atomic<UInt>(0)
+
+    init() {}
+
+    /// Runs `body` marked as this thread's scheduled action.
+    func run(_ body: () -> Void) {
+        let me = UInt(flare_thread_tag())
+        tag.store(me, ordering: .relaxed)
+        body()
+        tag.store(0, ordering: .relaxed)
+    }
+
+    /// Whether the caller runs inside `run` (on the operator's scheduler).
+    var isCurrent: Bool { tag.load(ordering: .relaxed) == UInt(flare_thread_tag()) }
+}
+
 extension Signal {
     /// The funnel of a stateful time operator: this signal's events tagged
     /// `.first`, and the logic's own ticks tagged `.second`; what the logic
@@ -27,18 +153,32 @@ extension Signal {
     /// into the funnel from any thread (typically from a scheduled action).
     /// Scheduled ticks must be cancelled when the emission core's lifetime
     /// ends: the scheduled actions keep the funnel alive.
+    ///
+    /// With `ticksInPlace`, what the logic emits while it handles a tick sent
+    /// from a scheduled action on that action's own thread (the funnel was
+    /// idle) is delivered there and then, on `scheduler`, instead of being
+    /// scheduled a second time: the emission keeps the place its action had
+    /// among the scheduler's actions. Otherwise (a tick queued behind an
+    /// upstream delivery on another thread, or what the logic emits for an
+    /// upstream event) it is scheduled as before.
     func scheduledFunnel<Tick, U, F>(
         on scheduler: Scheduler,
+        interruptedBy interruption: Lifetime?,
+        ticksInPlace: Bool = false,
         _ makeAction: (_ emit: _HeldCore<U, F>, _ tick: @escaping (Tick) -> Void) -> (_Pair<Event, Tick>) -> Void
     ) -> Signal<U, F> {
+        let ticking = ticksInPlace ? _TickingThread() : nil
         let emissions: Signal<U, F> = _funnel(
             withInput: { emit, input in
-                makeAction(emit) { input.send(value: .second($0)) }
+                if let ticking {
+                    return makeAction(emit) { tag in ticking.run { input.send(value: .second(tag)) } }
+                }
+                return makeAction(emit) { input.send(value: .second($0)) }
             },
             connect: { input, observations in
                 observations += self.observe { input.send(value: .first($0)) }
             })
-        return emissions.observe(on: scheduler)
+        return emissions._observe(on: scheduler, interruptedBy: interruption, inPlaceOn: ticking)
     }
 
     /// Forwards every event on `scheduler`.
@@ -50,9 +190,25 @@ extension Signal {
     /// signal's observation is disposed when the output terminates, or when
     /// it has lost every observer and reference.
     public func observe(on scheduler: Scheduler) -> Signal<Value, Error> {
+        _observe(on: scheduler, interruptedBy: nil, inPlaceOn: nil)
+    }
+
+    /// `observe(on:)`, which `interruption`'s end interrupts on `scheduler`
+    /// (see `_SchedulerHop`), and in which an event received on the thread
+    /// that `ticking` says runs one of the operator's own scheduled actions
+    /// is delivered at once: it is on `scheduler` already (see
+    /// `scheduledFunnel(on:interruptedBy:ticksInPlace:_:)`).
+    func _observe(
+        on scheduler: Scheduler, interruptedBy interruption: Lifetime?, inPlaceOn ticking: _TickingThread?
+    ) -> Signal<Value, Error> {
         Signal { output, lifetime in
+            let hop = _SchedulerHop(output: output, scheduler: scheduler, interruptedBy: interruption, outputLifetime: lifetime)
             lifetime += self.observe { event in
-                scheduler.scheduleTransferred { output.send(event) }
+                if let ticking, ticking.isCurrent {
+                    hop.deliverInPlace(event)
+                } else {
+                    hop.forward(event)
+                }
             }
         }
     }
@@ -70,14 +226,21 @@ extension Signal {
     ///
     /// - Precondition: `interval` is not negative.
     public func delay(_ interval: TimeInterval, on scheduler: DateScheduler) -> Signal<Value, Error> {
+        _delay(interval, on: scheduler, interruptedBy: nil)
+    }
+
+    /// `delay(_:on:)`, which `interruption`'s end interrupts on `scheduler`
+    /// (see `_SchedulerHop`).
+    func _delay(_ interval: TimeInterval, on scheduler: DateScheduler, interruptedBy interruption: Lifetime?) -> Signal<Value, Error> {
         flarePrecondition(interval >= 0, "delay needs a non-negative interval")
         return Signal { output, lifetime in
+            let hop = _SchedulerHop(output: output, scheduler: scheduler, interruptedBy: interruption, outputLifetime: lifetime)
             lifetime += self.observe { event in
                 switch event {
                 case .value, .completed:
-                    scheduler.scheduleTransferred(after: scheduler.currentDate.addingTimeInterval(interval)) { output.send(event) }
+                    hop.forward(event, after: scheduler.currentDate.addingTimeInterval(interval), on: scheduler)
                 case .failed, .interrupted:
-                    scheduler.scheduleTransferred { output.send(event) }
+                    hop.forward(event)
                 }
             }
         }
@@ -102,8 +265,16 @@ extension Signal {
     ///
     /// - Precondition: `interval` is not negative.
     public func throttle(_ interval: TimeInterval, on scheduler: DateScheduler) -> Signal<Value, Error> {
+        _throttle(interval, on: scheduler, interruptedBy: nil)
+    }
+
+    /// `throttle(_:on:)`, which `interruption`'s end interrupts on
+    /// `scheduler` (see `_SchedulerHop`).
+    func _throttle(_ interval: TimeInterval, on scheduler: DateScheduler, interruptedBy interruption: Lifetime?) -> Signal<Value, Error> {
         flarePrecondition(interval >= 0, "throttle needs a non-negative interval")
-        return scheduledFunnel(on: scheduler) { (emit: _HeldCore<Value, Error>, tick: @escaping (Date) -> Void) in
+        // Its ticks deliver in place: the held value is sent by the action
+        // scheduled for it, once, as in ReactiveSwift.
+        return scheduledFunnel(on: scheduler, interruptedBy: interruption, ticksInPlace: true) { (emit: _HeldCore<Value, Error>, tick: @escaping (Date) -> Void) in
             var held: Value?
             var lastSent: Date?
             let scheduled = SerialDisposable()
@@ -151,6 +322,14 @@ extension Signal {
     /// Both observations are disposed when the output terminates, or when it
     /// has lost every observer and reference.
     public func throttle(while shouldThrottle: Signal<Bool, Never>, on scheduler: Scheduler) -> Signal<Value, Error> {
+        _throttle(while: shouldThrottle, on: scheduler, interruptedBy: nil)
+    }
+
+    /// `throttle(while:on:)`, which `interruption`'s end interrupts on
+    /// `scheduler` (see `_SchedulerHop`).
+    func _throttle(
+        while shouldThrottle: Signal<Bool, Never>, on scheduler: Scheduler, interruptedBy interruption: Lifetime?
+    ) -> Signal<Value, Error> {
         let emissions: Signal<Value, Error> = _funnel({ (emit: _HeldCore<Value, Error>) in
             var isThrottled = false
             var held: Value?
@@ -176,7 +355,7 @@ extension Signal {
             observations += shouldThrottle.observe { input.send(value: .second($0)) }
             observations += self.observe { input.send(value: .first($0)) }
         })
-        return emissions.observe(on: scheduler)
+        return emissions._observe(on: scheduler, interruptedBy: interruption, inPlaceOn: nil)
     }
 
     /// Sends a value on `scheduler` once `interval` has passed without this
@@ -202,10 +381,20 @@ extension Signal {
         on scheduler: DateScheduler,
         discardWhenCompleted: Bool = true
     ) -> Signal<Value, Error> {
+        _debounce(interval, on: scheduler, discardWhenCompleted: discardWhenCompleted, interruptedBy: nil)
+    }
+
+    /// `debounce(_:on:discardWhenCompleted:)`, which `interruption`'s end
+    /// interrupts on `scheduler` (see `_SchedulerHop`).
+    func _debounce(
+        _ interval: TimeInterval, on scheduler: DateScheduler, discardWhenCompleted: Bool,
+        interruptedBy interruption: Lifetime?
+    ) -> Signal<Value, Error> {
         flarePrecondition(interval >= 0, "debounce needs a non-negative interval")
         // A tick is `false` when a wait ends, `true` when the wait for the
         // last value before completion ends.
-        return scheduledFunnel(on: scheduler) { (emit: _HeldCore<Value, Error>, tick: @escaping (Bool) -> Void) in
+        return scheduledFunnel(on: scheduler, interruptedBy: interruption) {
+            (emit: _HeldCore<Value, Error>, tick: @escaping (Bool) -> Void) in
             var waiting: Value?
             var lastReceived = Date.distantPast
             let scheduled = SerialDisposable()
@@ -262,7 +451,16 @@ extension Signal {
         skipEmpty: Bool = false,
         discardWhenCompleted: Bool = true
     ) -> Signal<[Value], Error> {
-        scheduledFunnel(on: scheduler) { (emit: _HeldCore<[Value], Error>, tick: @escaping (()) -> Void) in
+        _collect(every: interval, on: scheduler, skipEmpty: skipEmpty, discardWhenCompleted: discardWhenCompleted, interruptedBy: nil)
+    }
+
+    /// `collect(every:on:skipEmpty:discardWhenCompleted:)`, which
+    /// `interruption`'s end interrupts on `scheduler` (see `_SchedulerHop`).
+    func _collect(
+        every interval: DispatchTimeInterval, on scheduler: DateScheduler, skipEmpty: Bool, discardWhenCompleted: Bool,
+        interruptedBy interruption: Lifetime?
+    ) -> Signal<[Value], Error> {
+        scheduledFunnel(on: scheduler, interruptedBy: interruption) { (emit: _HeldCore<[Value], Error>, tick: @escaping (()) -> Void) in
             var collected: [Value] = []
             var isCompleted = false
             let timer = SerialDisposable()
@@ -315,7 +513,15 @@ extension Signal {
     /// when the output terminates, or when it has lost every observer and
     /// reference.
     public func lazyMap<U>(on scheduler: Scheduler, transform: @escaping (Value) -> U) -> Signal<U, Error> {
-        let latest: Signal<Value, Error> = scheduledFunnel(on: scheduler) {
+        _lazyMap(on: scheduler, interruptedBy: nil, transform: transform)
+    }
+
+    /// `lazyMap(on:transform:)`, which `interruption`'s end interrupts on
+    /// `scheduler` (see `_SchedulerHop`).
+    func _lazyMap<U>(
+        on scheduler: Scheduler, interruptedBy interruption: Lifetime?, transform: @escaping (Value) -> U
+    ) -> Signal<U, Error> {
+        let latest: Signal<Value, Error> = scheduledFunnel(on: scheduler, interruptedBy: interruption) {
             (emit: _HeldCore<Value, Error>, tick: @escaping (()) -> Void) in
             var waiting: Value?
             let scheduled = SerialDisposable()
@@ -401,52 +607,87 @@ extension Signal where Error == Never {
 }
 
 // On producers, the time operators apply the signal operator to every run
-// (`lift`): like on a signal, each has a serialization point of its own,
-// for the events its scheduler sends.
+// with `_liftAsynchronous`: like on a signal, each has a serialization point
+// of its own, for the events its scheduler sends, and disposing a run stops
+// its upstream at once and delivers `interrupted` on the scheduler, behind
+// what the operator had scheduled, which is dropped (see `_SchedulerHop`).
 extension SignalProducer {
     /// `Signal.observe(on:)` on every run: events delivered on `scheduler`.
+    /// Disposing a run interrupts this producer's run at once; the observer
+    /// receives `interrupted` on `scheduler`, and none of the events still
+    /// scheduled.
     public func observe(on scheduler: Scheduler) -> SignalProducer<Value, Error> {
-        lift { $0.observe(on: scheduler) }
+        _liftAsynchronous { $0._observe(on: scheduler, interruptedBy: $1, inPlaceOn: nil) }
     }
 
-    /// `Signal.delay(_:on:)` on every run.
+    /// `Signal.delay(_:on:)` on every run. Disposing a run interrupts this
+    /// producer's run at once; the observer receives `interrupted` on
+    /// `scheduler`, and none of the delayed events.
     public func delay(_ interval: TimeInterval, on scheduler: DateScheduler) -> SignalProducer<Value, Error> {
-        lift { $0.delay(interval, on: scheduler) }
+        _liftAsynchronous { $0._delay(interval, on: scheduler, interruptedBy: $1) }
     }
 
-    /// `Signal.throttle(_:on:)` on every run.
+    /// `Signal.throttle(_:on:)` on every run. Disposing a run interrupts
+    /// this producer's run at once; the observer receives `interrupted` on
+    /// `scheduler`, and no held value.
     public func throttle(_ interval: TimeInterval, on scheduler: DateScheduler) -> SignalProducer<Value, Error> {
-        lift { $0.throttle(interval, on: scheduler) }
+        _liftAsynchronous { $0._throttle(interval, on: scheduler, interruptedBy: $1) }
     }
 
     /// `Signal.throttle(while:on:)` of a run of this producer and one of
     /// `shouldThrottle`, `shouldThrottle` started first (so that its
-    /// current value applies from the start).
+    /// current value applies from the start). Disposing a run interrupts
+    /// both at once; the observer receives `interrupted` on `scheduler`.
     public func throttle<Gate: SignalProducerConvertible>(
         while shouldThrottle: Gate, on scheduler: Scheduler
     ) -> SignalProducer<Value, Error> where Gate.Value == Bool, Gate.Error == Never {
-        _liftRight { left in { right in left.throttle(while: right, on: scheduler) } }(shouldThrottle.producer)
+        let gate = shouldThrottle.producer
+        return _liftAsynchronous { (observer: Signal<Value, Error>.Observer, lifetime: Lifetime, interruption: Lifetime) in
+            // This producer's signal is set up first, so that it misses
+            // nothing `shouldThrottle` sends while starting (`liftRight`).
+            self.startWithSignal { signal, interrupter in
+                interruption += interrupter
+                lifetime += interrupter
+                gate.startWithSignal { gateSignal, gateInterrupter in
+                    interruption += gateInterrupter
+                    lifetime += gateInterrupter
+                    lifetime += signal._throttle(while: gateSignal, on: scheduler, interruptedBy: interruption).observe(observer)
+                }
+            }
+        }
     }
 
     /// `Signal.debounce(_:on:discardWhenCompleted:)` on every run.
+    /// Disposing a run interrupts this producer's run at once; the observer
+    /// receives `interrupted` on `scheduler`, and no waiting value.
     public func debounce(
         _ interval: TimeInterval, on scheduler: DateScheduler, discardWhenCompleted: Bool = true
     ) -> SignalProducer<Value, Error> {
-        lift { $0.debounce(interval, on: scheduler, discardWhenCompleted: discardWhenCompleted) }
+        _liftAsynchronous {
+            $0._debounce(interval, on: scheduler, discardWhenCompleted: discardWhenCompleted, interruptedBy: $1)
+        }
     }
 
     /// `Signal.collect(every:on:skipEmpty:discardWhenCompleted:)` on every
-    /// run.
+    /// run. Disposing a run interrupts this producer's run at once; the
+    /// observer receives `interrupted` on `scheduler`, and no collected
+    /// values.
     public func collect(
         every interval: DispatchTimeInterval, on scheduler: DateScheduler,
         skipEmpty: Bool = false, discardWhenCompleted: Bool = true
     ) -> SignalProducer<[Value], Error> {
-        lift { $0.collect(every: interval, on: scheduler, skipEmpty: skipEmpty, discardWhenCompleted: discardWhenCompleted) }
+        _liftAsynchronous {
+            $0._collect(
+                every: interval, on: scheduler, skipEmpty: skipEmpty, discardWhenCompleted: discardWhenCompleted,
+                interruptedBy: $1)
+        }
     }
 
-    /// `Signal.lazyMap(on:transform:)` on every run.
+    /// `Signal.lazyMap(on:transform:)` on every run. Disposing a run
+    /// interrupts this producer's run at once; the observer receives
+    /// `interrupted` on `scheduler`, and no waiting value.
     public func lazyMap<U>(on scheduler: Scheduler, transform: @escaping (Value) -> U) -> SignalProducer<U, Error> {
-        lift { $0.lazyMap(on: scheduler, transform: transform) }
+        _liftAsynchronous { $0._lazyMap(on: scheduler, interruptedBy: $1, transform: transform) }
     }
 
     /// `Signal.timeout(after:raising:on:)` on every run: the timeout counts

@@ -42,9 +42,14 @@ extension SignalProducer {
     /// `Signal.withLatest(from:)` of a run of this producer and one of
     /// `samplee`, `samplee` started first (so that its values sent while
     /// starting are already the latest).
+    public func withLatest<U>(from samplee: SignalProducer<U, Never>) -> SignalProducer<(Value, U), Error> {
+        liftRight { left in { right in left.withLatest(from: right) } }(samplee)
+    }
+
+    /// `withLatest(from:)` with a samplee of any producer-convertible type.
     public func withLatest<Samplee: SignalProducerConvertible>(
         from samplee: Samplee
     ) -> SignalProducer<(Value, Samplee.Value), Error> where Samplee.Error == Never {
-        _liftRight { left in { right in left.withLatest(from: right) } }(samplee.producer)
+        liftRight { left in { right in left.withLatest(from: right) } }(samplee.producer)
     }
 }

@@ -218,10 +218,15 @@ extension SignalProducer {
     /// `Signal.zip(with:)` of a run of this producer and one of `other`,
     /// this one started first. Each start starts both; disposing the run
     /// interrupts both.
+    public func zip<U>(with other: SignalProducer<U, Error>) -> SignalProducer<(Value, U), Error> {
+        liftLeft { left in { right in left.zip(with: right) } }(other)
+    }
+
+    /// `zip(with:)` with a producer-convertible of any type.
     public func zip<Other: SignalProducerConvertible>(
         with other: Other
     ) -> SignalProducer<(Value, Other.Value), Error> where Other.Error == Error {
-        _liftLeft { left in { right in left.zip(with: right) } }(other.producer)
+        liftLeft { left in { right in left.zip(with: right) } }(other.producer)
     }
 
     /// `Signal.zip` of one run of each producer, started in order.
@@ -229,6 +234,15 @@ extension SignalProducer {
     public static func zip<S: Sequence>(_ producers: S) -> SignalProducer<[Value], Error>
     where S.Element: SignalProducerConvertible, S.Element.Value == Value, S.Element.Error == Error {
         SignalProducer<[Value], Error>._startingTogether(producers.map(\.producer)) { Signal.zip($0) }
+    }
+
+    /// `zip(_:)` of a sequence, except that with no producer each run sends
+    /// `emptySentinel`, then completes.
+    public static func zip<S: Sequence>(_ producers: S, emptySentinel: [Value]) -> SignalProducer<[Value], Error>
+    where S.Element: SignalProducerConvertible, S.Element.Value == Value, S.Element.Error == Error {
+        let inputs = producers.map(\.producer)
+        guard !inputs.isEmpty else { return SignalProducer<[Value], Error>(value: emptySentinel) }
+        return SignalProducer<[Value], Error>._startingTogether(inputs) { Signal.zip($0) }
     }
 
     /// `Signal.zip` of one run of each producer, started in argument

@@ -128,6 +128,18 @@ extension PropertyProtocol where Value == Bool {
     where P.Value == Bool, Properties.Element == P {
         Property(initial: properties.contains { $0.value }, then: SignalProducer.any(properties.map(\.producer)))
     }
+
+    /// `all(_:)` of the properties listed: a property holding the logical
+    /// AND of their values.
+    public static func all<P: PropertyProtocol>(_ properties: P...) -> Property<Bool> where P.Value == Bool {
+        all(properties)
+    }
+
+    /// `any(_:)` of the properties listed: a property holding the logical
+    /// OR of their values.
+    public static func any<P: PropertyProtocol>(_ properties: P...) -> Property<Bool> where P.Value == Bool {
+        any(properties)
+    }
 }
 
 extension PropertyProtocol {

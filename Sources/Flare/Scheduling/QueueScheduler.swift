@@ -19,12 +19,10 @@ import Foundation
 public final class QueueScheduler: DateScheduler {
     /// A scheduler on the main queue.
     ///
-    /// ReactiveSwift's `UIScheduler` (which runs actions synchronously when
-    /// already on the main thread) has no meaning on Linux, where there is no
-    /// UI thread; Flare does not provide it, and this scheduler serves
-    /// instead. It always runs actions asynchronously, and only while
-    /// something drains the main queue: `dispatchMain()`, `RunLoop.main`, or
-    /// the main-actor executor of an `async` entry point.
+    /// It always runs actions asynchronously, and only while something
+    /// drains the main queue: `dispatchMain()`, `RunLoop.main`, or the
+    /// main-actor executor of an `async` entry point. ``UIScheduler`` runs an
+    /// action at once when scheduled from the main queue.
     public static let main = QueueScheduler(internalQueue: .main)
 
     /// The wall clock.

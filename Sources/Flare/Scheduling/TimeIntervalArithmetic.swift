@@ -2,12 +2,13 @@ import Dispatch
 import Foundation
 
 // Arithmetic on `DispatchTimeInterval` that the schedulers and the time-based
-// operators need and Dispatch does not provide. Internal on purpose: it is an
-// implementation convenience, not API (ReactiveSwift keeps it internal too).
+// operators need and Dispatch does not provide. ReactiveSwift has the same
+// three members (internal there, reached by its own tests); Flare makes them
+// public so that code and tests written against them keep compiling.
 
 extension DispatchTimeInterval {
     /// The interval in seconds; `.never` is `+infinity`.
-    internal var timeInterval: TimeInterval {
+    public var timeInterval: TimeInterval {
         switch self {
         case let .seconds(s): return TimeInterval(s)
         case let .milliseconds(ms): return TimeInterval(ms) / 1_000
@@ -18,23 +19,29 @@ extension DispatchTimeInterval {
         }
     }
 
-    /// The interval scaled by `factor`, in nanoseconds. Used for default
-    /// leeways (10% of an interval). `.never`, and results too large for
-    /// `Int` nanoseconds (about 292 years), are `.never`; the result is
-    /// rounded toward zero.
-    internal static func * (lhs: DispatchTimeInterval, factor: Double) -> DispatchTimeInterval {
+    /// The interval scaled by `factor`.
+    ///
+    /// The result is in the finest unit (nanoseconds, then microseconds,
+    /// milliseconds, seconds) that holds it in an `Int`, rounded to the
+    /// nearest; so scaling a large interval loses precision instead of
+    /// overflowing. `.never`, a product too large even in seconds, and a
+    /// non-finite product are `.never`. Used for default leeways (10% of an
+    /// interval).
+    public static func * (lhs: DispatchTimeInterval, factor: Double) -> DispatchTimeInterval {
         let seconds = lhs.timeInterval * factor
-        guard seconds.isFinite else { return .never }
-        let nanoseconds = seconds * 1_000_000_000
-        // Double(Int.max) rounds up to 2^63, which Int cannot hold: compare
-        // with `<` so the conversion below can never trap.
-        guard nanoseconds < Double(Int.max), nanoseconds > -Double(Int.max) else { return .never }
-        return .nanoseconds(Int(nanoseconds))
+        // `Int(exactly:)` is nil for a non-finite or out-of-range value, so
+        // none of these conversions can trap.
+        if let ns = Int(exactly: (seconds * 1_000_000_000).rounded()) { return .nanoseconds(ns) }
+        if let us = Int(exactly: (seconds * 1_000_000).rounded()) { return .microseconds(us) }
+        if let ms = Int(exactly: (seconds * 1_000).rounded()) { return .milliseconds(ms) }
+        if let s = Int(exactly: seconds.rounded()) { return .seconds(s) }
+        return .never
     }
 
-    /// The interval with its sign flipped; `.never` stays `.never`. Used to
-    /// move a virtual clock backwards (`TestScheduler.rewind(by:)`).
-    internal static prefix func - (interval: DispatchTimeInterval) -> DispatchTimeInterval {
+    /// The interval with its sign flipped, in the same unit; `.never` stays
+    /// `.never`. Used to move a virtual clock backwards
+    /// (`TestScheduler.rewind(by:)`).
+    public static prefix func - (interval: DispatchTimeInterval) -> DispatchTimeInterval {
         switch interval {
         case let .seconds(s): return .seconds(-s)
         case let .milliseconds(ms): return .milliseconds(-ms)
@@ -47,8 +54,9 @@ extension DispatchTimeInterval {
 }
 
 extension TimeInterval {
-    /// The interval as a `DispatchTimeInterval` in nanoseconds (rounded toward
-    /// zero); non-finite or out-of-range values are `.never`.
+    /// The interval as a `DispatchTimeInterval` (see `*`: the finest unit
+    /// that holds it, rounded); non-finite or out-of-range values are
+    /// `.never`.
     internal var dispatchTimeInterval: DispatchTimeInterval {
         DispatchTimeInterval.seconds(1) * self
     }

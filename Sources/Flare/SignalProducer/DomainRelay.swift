@@ -60,8 +60,14 @@ protocol _RelayHub: AnyObject {
 /// Lifetimes: the run (the handle `start` returned) keeps the relay through
 /// its interrupt and start closures; the relay keeps the run (its sink
 /// holds it unretained), the chain and `anchor` until the terminal event has
-/// been delivered, and the hub for ever. The domain's list keeps the relay
-/// while it is attached.
+/// been delivered. It keeps the hub until then too when the run ends on its
+/// own (the terminal event's deliverer sets `done`, so no interrupter can
+/// reach the hub afterwards); a run whose interruption was requested keeps
+/// its hub until the relay goes, as its interrupter may still be calling
+/// `detach`. So a run that has ended does not keep what the hub holds (a
+/// property's value) alive, however long its handle lives (a flattening
+/// operator may keep the handle of an outer run that has completed). The
+/// domain's list keeps the relay while it is attached.
 @usableFromInline
 final class _DomainRelay<Hub: _RelayHub>: @unchecked Sendable {
     @usableFromInline typealias Value = Hub.Value
@@ -76,8 +82,14 @@ final class _DomainRelay<Hub: _RelayHub>: @unchecked Sendable {
     @usableFromInline
     let state = Atomic<Int>(0)
 
+    /// The domain. Read by the starter before the relay is published, and
+    /// by an interrupter whose CAS from `live` succeeded; set to nil only by
+    /// `finish`, after its own CAS set `done` with no `requested`: of the
+    /// two CASes on `state`, one fails, so the read and the write never
+    /// race.
     @usableFromInline
-    let hub: Hub
+    @exclusivity(unchecked)
+    var hub: Hub?
 
     // Touched by whoever delivers to the run: the creating thread before
     // the run is handed out, then the starter, the domain's deliveries and
@@ -128,6 +140,8 @@ final class _DomainRelay<Hub: _RelayHub>: @unchecked Sendable {
     /// The start of the run, called by `_ProducerRun.startIfNotDisposed`.
     @inlinable
     func start() {
+        // A local reference: the start may end the run, which lets `hub` go.
+        let hub = self.hub.unsafelyUnwrapped
         hub.start(self)
     }
 
@@ -232,8 +246,18 @@ final class _DomainRelay<Hub: _RelayHub>: @unchecked Sendable {
         // So that a later interrupter returns at once (one that has set
         // `requested` already does). Release: an interrupter that reads
         // `done` returns and touches nothing; nothing is published to it.
-        if state.load(ordering: .relaxed) & Self.requested == 0 {
-            state.bitwiseOr(Self.done, ordering: .releasing)
+        // Set only while `requested` is not: then no interrupter has the
+        // hub, nor can one get it, so it goes with the run's terminal event.
+        var current = state.load(ordering: .relaxed)
+        var releasesHub = false
+        while current & Self.requested == 0 {
+            let (exchanged, now) = state.compareExchange(
+                expected: current, desired: current | Self.done, ordering: .releasing)
+            if exchanged {
+                releasesHub = true
+                break
+            }
+            current = now
         }
         if let boxed {
             boxed._withUnsafeGuaranteedRef { $0.sink.deliverHeld(event) }
@@ -242,9 +266,11 @@ final class _DomainRelay<Hub: _RelayHub>: @unchecked Sendable {
             sink.unsafelyUnwrapped.deliverHeld(event)
         }
         let anchor = self.anchor.take()
+        let hub = releasesHub ? self.hub.take() : nil
         let run = self.run.take()
         run?.relayEnded()
         withExtendedLifetime(anchor) {}
+        withExtendedLifetime(hub) {}
     }
 
     /// Interrupts the run (disposal, or an operator of its chain ended it).
@@ -267,7 +293,7 @@ final class _DomainRelay<Hub: _RelayHub>: @unchecked Sendable {
         case Self.live:
             // Prompt: `interrupted` overtakes what the buffer holds.
             buffer?.send(.interrupted)
-            hub.detach(self)
+            hub.unsafelyUnwrapped.detach(self)
         default:
             // Starting: the starter sees the request when it ends its start.
             return
@@ -330,17 +356,20 @@ struct _RelayList<Hub: _RelayHub> {
         items.append(Unmanaged.passRetained(relay))
     }
 
-    /// Drops `relay` (if attached), keeping the others' order.
+    /// Drops `relay` (if attached), keeping the others' order; returns
+    /// whether it was attached.
     @inlinable
-    mutating func remove(_ relay: _DomainRelay<Hub>) {
+    @discardableResult
+    mutating func remove(_ relay: _DomainRelay<Hub>) -> Bool {
         var i = items.count
         while i > 0 {
             i &-= 1
             if items[i].toOpaque() == Unmanaged.passUnretained(relay).toOpaque() {
                 items.remove(at: i).release()
-                return
+                return true
             }
         }
+        return false
     }
 
     /// Delivers `value` to every relay.

@@ -27,8 +27,9 @@ import CFlare
 /// Ownership: the chain's sinks hold the run unretained (see
 /// `_ProducerSink`); whatever can send into the run holds it: the handler's
 /// observer, and the handle `start` returned, whose `dispose()` sends
-/// `interrupted`. The sink is written before the run is handed out and read
-/// and cleared only by the thread holding the serial word.
+/// `interrupted`. When the last of them goes, a run still live is
+/// interrupted (`deinit`). The sink is written before the run is handed out
+/// and read and cleared only by the thread holding the serial word.
 @usableFromInline
 final class _HandlerRun<Value, Error: Swift.Error>: _ProducerRun, @unchecked Sendable {
     @usableFromInline typealias Event = Signal<Value, Error>.Event
@@ -57,9 +58,17 @@ final class _HandlerRun<Value, Error: Swift.Error>: _ProducerRun, @unchecked Sen
     @usableFromInline
     var lifetimeEnd: CompositeDisposable?
 
+    /// The run of an asynchronous operator (`_liftAsynchronous`): what
+    /// disposing the run ends instead of sending `interrupted` into it; the
+    /// operator then stops its upstream and delivers `interrupted` itself,
+    /// on its scheduler. Nil for every other handler.
+    @usableFromInline
+    let interruption: CompositeDisposable?
+
     @inlinable
     init(linkCount: Int, handler: @escaping (Signal<Value, Error>.Observer, Lifetime) -> Void) {
         self.handler = handler
+        interruption = nil
         serialBlock = _ProducerRun.makeSerialBlock()
         let end = CompositeDisposable()
         lifetimeEnd = end
@@ -73,7 +82,53 @@ final class _HandlerRun<Value, Error: Swift.Error>: _ProducerRun, @unchecked Sen
         adoptLifetime(endedBy: end)
     }
 
+    /// The run of an asynchronous operator: `handler` also receives the
+    /// run's interruption lifetime, which disposing the run ends (see
+    /// `interruption`); it ends too when the run's own lifetime does.
+    @usableFromInline
+    init(
+        linkCount: Int,
+        asynchronousHandler: @escaping (Signal<Value, Error>.Observer, Lifetime, _ interruption: Lifetime) -> Void
+    ) {
+        let interruption = CompositeDisposable()
+        self.interruption = interruption
+        handler = { observer, lifetime in
+            lifetime += interruption
+            asynchronousHandler(observer, lifetime, Lifetime(interruption))
+        }
+        serialBlock = _ProducerRun.makeSerialBlock()
+        let end = CompositeDisposable()
+        lifetimeEnd = end
+        super.init(linkCount: linkCount, sourceKind: .handler, synchronousSource: { run, interrupt in
+            let run = unsafeDowncast(run, to: _HandlerRun<Value, Error>.self)
+            if interrupt { run.interruptAsynchronous() } else { run.runHandler() }
+        })
+        adoptLifetime(endedBy: end)
+    }
+
+    /// Interrupts the run of an asynchronous operator. Disposal ends the
+    /// interruption lifetime only: the operator delivers `interrupted` on
+    /// its scheduler. Any other interruption (an operator of the chain
+    /// ended the run, the signal of `startWithSignal` ended) has no
+    /// observer waiting for it: `interrupted` goes into the run at once.
+    /// A run disposed before its handler ran gets `interrupted` from
+    /// `runHandler`, which sees the disposal.
+    @usableFromInline
+    final func interruptAsynchronous() {
+        if !isDisposed { send(.interrupted) }
+        interruption.unsafelyUnwrapped.dispose()
+    }
+
     deinit {
+        // Nothing can send into the run any more: the handler's observer and
+        // every handle (what `start` returned, an operator's reference) are
+        // gone. A started run that has not terminated ends as if its handle
+        // had been disposed: the chain receives `interrupted` and the
+        // lifetime ends (in `finishTermination`). The word is idle: whoever
+        // holds it holds the run. The chain may retain the run for a moment
+        // while it delivers (a lifetime lookup): no reference outlives the
+        // delivery, since the sinks hold the run unretained.
+        if handler == nil, sink != nil { send(.interrupted) }
         // Ended already, unless the run was never started nor disposed.
         lifetimeEnd?.dispose()
         _ProducerRun.destroySerialBlock(serialBlock)
@@ -94,11 +149,23 @@ final class _HandlerRun<Value, Error: Swift.Error>: _ProducerRun, @unchecked Sen
 
     /// Calls the start handler with an observer that sends into this run,
     /// and the run's lifetime, unless the run was disposed first.
+    ///
+    /// Releasing the observer does not interrupt the run: the handle `start`
+    /// returned (this run) may still be disposed, and until then the run
+    /// and its lifetime stay alive, as in ReactiveSwift, where that handle
+    /// keeps the observer. The run is interrupted once both are gone
+    /// (`deinit`).
     @inlinable
     final func runHandler() {
-        guard let handler = handler.take(), !isDisposed else { return }
+        guard let handler = handler.take() else { return }
+        guard !isDisposed else {
+            // A disposed asynchronous run has not delivered `interrupted`
+            // (`interruptAsynchronous`): nothing else will.
+            if interruption != nil { send(.interrupted) }
+            return
+        }
         // One capture, a class reference: the closure's context is the run.
-        let input = Signal<Value, Error>.Observer(_action: { [self] event in send(event) }, interruptsOnDeinit: true)
+        let input = Signal<Value, Error>.Observer(_action: { [self] event in send(event) }, interruptsOnDeinit: false)
         handler(input, lifetime)
     }
 

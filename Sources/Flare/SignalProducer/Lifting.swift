@@ -28,6 +28,43 @@ extension SignalProducer {
         }
     }
 
+    /// Applies an asynchronous `Signal` operator (one that delivers on a
+    /// scheduler: `observe(on:)`, `delay`, `throttle` …) to every run, the
+    /// way its interruption must travel: `transform` receives this run's
+    /// signal and the run's *interruption* lifetime, which disposing the run
+    /// ends. This producer's run is interrupted at once, and the operator
+    /// delivers `interrupted` on its scheduler, after dropping what it had
+    /// scheduled (see `_SchedulerHop`), as ReactiveSwift does; the run ends
+    /// when that `interrupted` has been delivered.
+    ///
+    /// `start` receives the observer, the run's lifetime and its
+    /// interruption lifetime; it starts the upstream runs, adding their
+    /// interrupters to both lifetimes, and observes the operator's output.
+    func _liftAsynchronous<U, F>(
+        _ start: @escaping (Signal<U, F>.Observer, _ lifetime: Lifetime, _ interruption: Lifetime) -> Void
+    ) -> SignalProducer<U, F> {
+        SignalProducer<U, F>(_depth: 0, makeRunObject: { linkCount, _ in
+            _HandlerRun<U, F>(linkCount: linkCount, asynchronousHandler: start)
+        }) { run, sink in
+            unsafeDowncast(run, to: _HandlerRun<U, F>.self).sink = sink
+        }
+    }
+
+    /// `_liftAsynchronous` for a unary operator: `transform` makes the
+    /// operator's output from this run's signal and the interruption
+    /// lifetime.
+    func _liftAsynchronous<U, F>(
+        _ transform: @escaping (Signal<Value, Error>, _ interruption: Lifetime) -> Signal<U, F>
+    ) -> SignalProducer<U, F> {
+        _liftAsynchronous { (observer: Signal<U, F>.Observer, lifetime: Lifetime, interruption: Lifetime) in
+            self.startWithSignal { signal, interrupter in
+                interruption += interrupter
+                lifetime += interrupter
+                lifetime += transform(signal, interruption).observe(observer)
+            }
+        }
+    }
+
     /// Applies a binary `Signal` operator to the runs of two producers:
     /// each start starts `right`, then this producer (ReactiveSwift's
     /// order), and forwards what `transform` makes of their signals.
@@ -36,14 +73,18 @@ extension SignalProducer {
     public func lift<U, F, V, G>(
         _ transform: @escaping (Signal<Value, Error>) -> (Signal<U, F>) -> Signal<V, G>
     ) -> (SignalProducer<U, F>) -> SignalProducer<V, G> {
-        _liftRight(transform)
+        liftRight(transform)
     }
 
-    /// A binary operator on runs where `right` starts first: this
-    /// producer's signal is set up first, so that it misses nothing `right`
-    /// sends while starting.
-    @usableFromInline
-    func _liftRight<U, F, V, G>(
+    /// Applies a binary `Signal` operator to the runs of two producers,
+    /// `right` started first: this producer's signal is set up first, so
+    /// that it misses nothing `right` sends while starting; then `right`
+    /// starts, then this producer. What `lift(_:)` does.
+    ///
+    /// Disposing a run of the result interrupts both runs.
+    ///
+    /// - Returns: A function from the right-hand producer to the result.
+    public func liftRight<U, F, V, G>(
         _ transform: @escaping (Signal<Value, Error>) -> (Signal<U, F>) -> Signal<V, G>
     ) -> (SignalProducer<U, F>) -> SignalProducer<V, G> {
         { right in
@@ -59,9 +100,14 @@ extension SignalProducer {
         }
     }
 
-    /// A binary operator on runs where this producer starts first.
-    @usableFromInline
-    func _liftLeft<U, F, V, G>(
+    /// Applies a binary `Signal` operator to the runs of two producers,
+    /// this producer started first: `right`'s signal is set up first, so
+    /// that it misses nothing this producer sends while starting.
+    ///
+    /// Disposing a run of the result interrupts both runs.
+    ///
+    /// - Returns: A function from the right-hand producer to the result.
+    public func liftLeft<U, F, V, G>(
         _ transform: @escaping (Signal<Value, Error>) -> (Signal<U, F>) -> Signal<V, G>
     ) -> (SignalProducer<U, F>) -> SignalProducer<V, G> {
         { right in

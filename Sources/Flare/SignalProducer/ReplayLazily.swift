@@ -34,12 +34,14 @@ extension SignalProducer {
 }
 
 /// What goes through a replay's domain: an event of the shared run, a
-/// start attaching, or a run detaching.
+/// start attaching, a run detaching, or the owner going (see
+/// `_ReplayState.discard()`).
 @usableFromInline
 enum _ReplayCommand<Value, Error: Swift.Error> {
     case event(Signal<Value, Error>.Event)
     case attach(_DomainRelay<_ReplayDomain<Value, Error>>)
     case detach(_DomainRelay<_ReplayDomain<Value, Error>>)
+    case discard
 }
 
 /// The shared state of `replayLazily(upTo:)`: touched only inside its
@@ -53,6 +55,9 @@ final class _ReplayState<Value, Error: Swift.Error>: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var buffer = ContiguousArray<Value>()
     @usableFromInline @exclusivity(unchecked) var head = 0
     @usableFromInline @exclusivity(unchecked) var terminal: Signal<Value, Error>.Event?
+    /// Set once no start can come any more (`discard()`): nothing is
+    /// recorded from then on.
+    @usableFromInline @exclusivity(unchecked) var isDiscarded = false
     /// The runs attached to the live events.
     @usableFromInline @exclusivity(unchecked) var relays = _RelayList<_ReplayDomain<Value, Error>>()
 
@@ -79,6 +84,8 @@ final class _ReplayState<Value, Error: Swift.Error>: @unchecked Sendable {
             attach(relay)
         case let .value(.detach(relay)):
             detach(relay)
+        case .value(.discard):
+            discard()
         case .completed, .interrupted:
             break
         }
@@ -86,7 +93,7 @@ final class _ReplayState<Value, Error: Swift.Error>: @unchecked Sendable {
 
     @inlinable
     func record(_ value: Value) {
-        guard capacity > 0 else { return }
+        guard capacity > 0, !isDiscarded else { return }
         buffer.append(value)
         if buffer.count - head > capacity { head += 1 }
         if head >= 32, head * 2 >= buffer.count {
@@ -121,6 +128,19 @@ final class _ReplayState<Value, Error: Swift.Error>: @unchecked Sendable {
     func detach(_ relay: Relay) {
         relay.finish(.interrupted)
         relays.remove(relay)
+    }
+
+    /// The replay's owner is gone: the producer and every run that had not
+    /// ended with it, so no start can come any more. Lets the buffered
+    /// values and the terminal event go, which the domain would otherwise
+    /// keep for as long as a handle of an ended run (which keeps its relay,
+    /// which keeps the domain) is kept.
+    @usableFromInline
+    func discard() {
+        isDiscarded = true
+        buffer = []
+        head = 0
+        terminal = nil
     }
 }
 
@@ -204,6 +224,17 @@ final class _ReplayDomain<Value, Error: Swift.Error>: _RelayHub, @unchecked Send
         }
     }
 
+    /// Discards the buffer from inside the domain (see
+    /// `_ReplayState.discard()`): at once if the domain is idle, otherwise
+    /// behind the delivery in progress. Any thread.
+    @usableFromInline
+    func discard() {
+        if flare_serial_try_acquire(commands.serial) || push(.discard) {
+            state.discard()
+            leaveDomain()
+        }
+    }
+
     @inlinable
     func leaveDomain() {
         if let pending = flare_serial_release(commands.serial) { commands.drain(pending) }
@@ -228,7 +259,10 @@ final class _ReplayOwner<Value, Error: Swift.Error>: @unchecked Sendable {
     }
 
     deinit {
+        // The shared run first: what it still sends goes behind the discard
+        // or is not recorded after it.
         sourceRun.dispose()
+        domain.discard()
     }
 
     /// Starts the shared run, the first time only.

@@ -70,7 +70,11 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// the run terminates: by a terminal event sent to the observer, by
     /// disposal of what `start` returned, or because an operator ended the
     /// run (`take(first:)` …); attach the run's cleanup to it. Releasing the
-    /// observer without sending a terminal event interrupts the run.
+    /// observer without sending a terminal event does not end the run while
+    /// what `start` returned (or an operator's hold on the run, such as a
+    /// flatten's on its inner runs) lives: disposing that still interrupts
+    /// the run and ends its lifetime. Once both the observer and the handle
+    /// are released, the run is interrupted.
     ///
     /// Cost per start: the run (which serializes the observer's sends
     /// itself, as a root signal would: see `_HandlerRun`), its lifetime and
@@ -128,6 +132,12 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// A producer that sends `value`, then completes, at each start.
     @inlinable
     public init(value: Value) {
+        self.init(_value: value)
+    }
+
+    /// The body of both `init(value:)`s.
+    @inlinable
+    init(_value value: Value) {
         // The value is the payload: one allocation per producer.
         self.init(_synchronous: value) { run, sink, value in
             if run.emit(.value(value), to: sink) { _ = run.emit(.completed, to: sink) }
@@ -182,6 +192,12 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// (disposal, or an operator such as `take(first:)`).
     @inlinable
     public init<S: Sequence>(_ values: S) where S.Element == Value {
+        self.init(_sequence: values)
+    }
+
+    /// The body of both `init(_:)`s from a sequence.
+    @inlinable
+    init<S: Sequence>(_sequence values: S) where S.Element == Value {
         self.init(_synchronous: { run, sink in
             // Checked before pulling each element: a sequence may be lazy,
             // with side effects per element.
@@ -196,7 +212,7 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// A producer that sends `first`, `second` and `tail`, then completes.
     @inlinable
     public init(values first: Value, _ second: Value, _ tail: Value...) {
-        self.init([first, second] + tail)
+        self.init(_sequence: [first, second] + tail)
     }
 
     /// The producer form of `base` (`base.producer`).
@@ -211,6 +227,13 @@ public struct SignalProducer<Value, Error: Swift.Error> {
         SignalProducer(_synchronous: { run, sink in _ = run.emit(.completed, to: sink) })
     }
 
+    /// A producer that is interrupted at once at each start
+    /// (`take(first: 0)`).
+    @inlinable
+    static var _interrupted: SignalProducer {
+        SignalProducer(_synchronous: { run, sink in _ = run.emit(.interrupted, to: sink) })
+    }
+
     /// A producer whose runs never send any event (until disposed, which
     /// interrupts them).
     @inlinable
@@ -220,6 +243,30 @@ public struct SignalProducer<Value, Error: Swift.Error> {
             // run ends.
             lifetime.observeEnded { withExtendedLifetime(observer) {} }
         }
+    }
+}
+
+// ReactiveSwift declares these initializers a second time for producers that
+// cannot fail, and code written for it relies on that: `SignalProducer(jobs)`
+// with no type given then cannot fail, so `SignalProducer(jobs).flatMap(.concat)
+// { job in upload(job) }` with a failable `upload` has one best `flatMap`
+// instead of two equally good ones. `init(value:)` is not redeclared: its
+// unlabelled trailing-closure form would compete with the async closure
+// initializer (`SignalProducer { () async throws(E) -> V in … }`), making it
+// ambiguous, or silently a producer of the closure.
+extension SignalProducer where Error == Never {
+    /// A producer that sends the values of `values`, in order, then
+    /// completes, at each start; it cannot fail.
+    @inlinable
+    public init<S: Sequence>(_ values: S) where S.Element == Value {
+        self.init(_sequence: values)
+    }
+
+    /// A producer that sends `first`, `second` and `tail`, then completes;
+    /// it cannot fail.
+    @inlinable
+    public init(values first: Value, _ second: Value, _ tail: Value...) {
+        self.init(_sequence: [first, second] + tail)
     }
 }
 
@@ -280,6 +327,14 @@ extension SignalProducer: SignalProducerConvertible, SignalProducerProtocol {
     /// `self`.
     @inlinable
     public var producer: SignalProducer { self }
+}
+
+extension Result: SignalProducerConvertible {
+    /// A producer that sends the success value then completes, or fails
+    /// with the failure, at each start (`SignalProducer(result:)`).
+    public var producer: SignalProducer<Success, Failure> {
+        SignalProducer(result: self)
+    }
 }
 
 extension Signal: SignalProducerConvertible {

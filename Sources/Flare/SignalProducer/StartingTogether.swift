@@ -107,6 +107,17 @@ extension Signal {
     /// `samplee`, started when the returned signal is made; see
     /// `withLatest(from:)` for a signal. The run is interrupted when the
     /// returned signal ends.
+    public func withLatest<U>(from samplee: SignalProducer<U, Never>) -> Signal<(Value, U), Error> {
+        Signal<(Value, U), Error> { observer, lifetime in
+            samplee.startWithSignal { sampleeSignal, interrupter in
+                lifetime += interrupter
+                lifetime += self.withLatest(from: sampleeSignal).observe(observer)
+            }
+        }
+    }
+
+    /// `withLatest(from:)` with a samplee of any producer-convertible type
+    /// (a property …).
     public func withLatest<Samplee: SignalProducerConvertible>(
         from samplee: Samplee
     ) -> Signal<(Value, Samplee.Value), Error> where Samplee.Error == Never {

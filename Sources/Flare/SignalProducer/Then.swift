@@ -5,6 +5,32 @@ extension SignalProducer {
     /// A failure or interruption of this producer's run is forwarded at once
     /// and `replacement` is not started. Disposing the run interrupts
     /// whichever run is going on.
+    ///
+    /// The overloads taking a `SignalProducer` (beside the generic ones)
+    /// let an implicit member such as `.empty` or `.init(value:)` stand for
+    /// the replacement.
+    public func then<U>(_ replacement: SignalProducer<U, Error>) -> SignalProducer<U, Error> {
+        _thenStart(replacement)
+    }
+
+    /// `then(_:)` with a replacement that cannot fail.
+    ///
+    /// Disfavoured, so that `.init(value:)` as the replacement picks the
+    /// overload whose replacement error is this producer's instead of being
+    /// ambiguous; a replacement typed `SignalProducer<U, Never>` gets the
+    /// generic overload, with the same semantics.
+    @_disfavoredOverload
+    public func then<U>(_ replacement: SignalProducer<U, Never>) -> SignalProducer<U, Error> {
+        _thenStart(replacement.promoteError(Error.self))
+    }
+
+    /// `then(_:)` with a replacement of the same type: the overload the
+    /// compiler prefers when both would do.
+    public func then(_ replacement: SignalProducer<Value, Error>) -> SignalProducer<Value, Error> {
+        _thenStart(replacement)
+    }
+
+    /// `then(_:)` with a replacement of any producer-convertible type.
     public func then<Replacement: SignalProducerConvertible>(
         _ replacement: Replacement
     ) -> SignalProducer<Replacement.Value, Error> where Replacement.Error == Error {
@@ -47,6 +73,23 @@ extension SignalProducer {
 extension SignalProducer where Error == Never {
     /// `then(_:)` for a producer that cannot fail: the replacement's error
     /// type is the result's.
+    public func then<U, F>(_ replacement: SignalProducer<U, F>) -> SignalProducer<U, F> {
+        promoteError(F.self)._thenStart(replacement)
+    }
+
+    /// `then(_:)` for a producer and a replacement that cannot fail.
+    public func then<U>(_ replacement: SignalProducer<U, Never>) -> SignalProducer<U, Never> {
+        _thenStart(replacement)
+    }
+
+    /// `then(_:)` with a replacement of the same type.
+    public func then(_ replacement: SignalProducer<Value, Never>) -> SignalProducer<Value, Never> {
+        _thenStart(replacement)
+    }
+
+    /// `then(_:)` for a producer that cannot fail, with a replacement of any
+    /// producer-convertible type: the replacement's error type is the
+    /// result's.
     public func then<Replacement: SignalProducerConvertible>(
         _ replacement: Replacement
     ) -> SignalProducer<Replacement.Value, Replacement.Error> {
