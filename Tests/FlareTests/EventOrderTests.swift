@@ -69,7 +69,9 @@ struct EventOrderTests {
         let log = OrderLog()
         let property = MutableProperty(0)
         var nested: Disposable?
-        property.signal.observeValues { value in
+        // This observer refers to its own property: disposed at the end, or
+        // the cycle would keep both.
+        let first = property.signal.observeValues { value in
             log.append("signal1 v\(value)")
             if nested == nil { nested = property.producer.start { log.append("nested \(describe($0))") } }
         }
@@ -85,6 +87,7 @@ struct EventOrderTests {
         property.signal.observeValues { log.append("signal3 v\($0)") }
         property.value = 3
         #expect(log.next() == ["nested interrupted", "signal1 v3", "signal2 v3", "producer v3", "signal3 v3"])
+        first?.dispose()
     }
 
     @Test("an Action publishes isEnabled, then isExecuting, before its work starts and after its work's terminal event reaches the start, before events")

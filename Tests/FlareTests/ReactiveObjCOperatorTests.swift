@@ -130,7 +130,8 @@ struct ReactiveObjCOperatorTests {
         produced.append(SignalProducer.any([flags, flags]).map { "\($0)" })
         produced.append(words.logEvents(events: [.value], logger: { _, _, _, _, _ in }))
         let completed = Counter()
-        for producer in produced { producer.startWithCompleted { completed.increment() } }
+        let runs = CompositeDisposable()
+        for producer in produced { runs += producer.startWithCompleted { completed.increment() } }
         scheduler.run()
         // Every one completes but two, which wait for a `never` producer:
         // sample(on:) completes once its sampler has, and
@@ -139,5 +140,8 @@ struct ReactiveObjCOperatorTests {
         #expect(completed.count == 49)
         #expect(words.first().map { (try? $0.get()) == "go" } == true)
         #expect((try? words.wait().get()) != nil)
+        // The two open runs end when disposed, as in ReactiveSwift, where a
+        // run waiting on an upstream that never ends lives until then.
+        runs.dispose()
     }
 }

@@ -38,12 +38,16 @@ import Synchronization
 /// the scheduled action, to the output (a root signal's input).
 ///
 /// `ended` is set by the first terminal event to run on the scheduler, or
-/// by `interrupt()`, whichever comes first; once it is set, scheduled
+/// by `interrupt(on:)`, whichever comes first; once it is set, scheduled
 /// events are dropped when they run. The value check is one atomic load in
 /// an action that was allocated anyway.
+///
+/// The hop does not keep its scheduler: its callers pass it. A scheduled
+/// action keeps the hop, so a hop that kept the scheduler would make a
+/// cycle with every action still pending on it (a `TestScheduler` that is
+/// never advanced again, released with actions pending, would leak them).
 final class _SchedulerHop<Value, Error: Swift.Error>: @unchecked Sendable {
     let output: Signal<Value, Error>.Observer
-    let scheduler: Scheduler
     private let ended = Atomic<Bool>(false)
 
     /// Events scheduled and not yet delivered. An event may be delivered in
@@ -55,17 +59,16 @@ final class _SchedulerHop<Value, Error: Swift.Error>: @unchecked Sendable {
     /// acquire load sees the decrements of the actions that are done.
     private let pending = Atomic<Int>(0)
 
-    /// A hop delivering to `output`, whose signal's lifetime is
-    /// `outputLifetime`; `interruption`'s end interrupts it (see
-    /// `interrupt()`) while the output lives.
+    /// A hop delivering to `output` on `scheduler`, whose signal's lifetime
+    /// is `outputLifetime`; `interruption`'s end interrupts it (see
+    /// `interrupt(on:)`) while the output lives.
     init(
         output: Signal<Value, Error>.Observer, scheduler: Scheduler,
         interruptedBy interruption: Lifetime?, outputLifetime: Lifetime
     ) {
         self.output = output
-        self.scheduler = scheduler
         if let interruption {
-            outputLifetime += interruption.observeEnded { self.interrupt() }
+            outputLifetime += interruption.observeEnded { self.interrupt(on: scheduler) }
         }
     }
 
@@ -80,8 +83,8 @@ final class _SchedulerHop<Value, Error: Swift.Error>: @unchecked Sendable {
         output.send(event)
     }
 
-    /// Schedules `event` on the scheduler.
-    func forward(_ event: Signal<Value, Error>.Event) {
+    /// Schedules `event` on `scheduler` (the hop's).
+    func forward(_ event: Signal<Value, Error>.Event, on scheduler: Scheduler) {
         pending.add(1, ordering: .relaxed)
         scheduler.scheduleTransferred { self.deliverScheduled(event) }
     }
@@ -103,17 +106,17 @@ final class _SchedulerHop<Value, Error: Swift.Error>: @unchecked Sendable {
     /// of the operator's own scheduled actions), unless events forwarded
     /// earlier are still waiting for theirs: then it is forwarded behind
     /// them, so that the output keeps the operator's order.
-    func deliverInPlace(_ event: Signal<Value, Error>.Event) {
+    func deliverInPlace(_ event: Signal<Value, Error>.Event, on scheduler: Scheduler) {
         if pending.load(ordering: .acquiring) == 0 {
             deliver(event)
         } else {
-            forward(event)
+            forward(event, on: scheduler)
         }
     }
 
     /// The run was disposed (any thread): drops what is still scheduled and
     /// schedules `interrupted` behind it, unless a terminal event has run.
-    func interrupt() {
+    func interrupt(on scheduler: Scheduler) {
         guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let output = self.output
         scheduler.scheduleTransferred { output.send(.interrupted) }
@@ -205,9 +208,9 @@ extension Signal {
             let hop = _SchedulerHop(output: output, scheduler: scheduler, interruptedBy: interruption, outputLifetime: lifetime)
             lifetime += self.observe { event in
                 if let ticking, ticking.isCurrent {
-                    hop.deliverInPlace(event)
+                    hop.deliverInPlace(event, on: scheduler)
                 } else {
-                    hop.forward(event)
+                    hop.forward(event, on: scheduler)
                 }
             }
         }
@@ -240,7 +243,7 @@ extension Signal {
                 case .value, .completed:
                     hop.forward(event, after: scheduler.currentDate.addingTimeInterval(interval), on: scheduler)
                 case .failed, .interrupted:
-                    hop.forward(event)
+                    hop.forward(event, on: scheduler)
                 }
             }
         }
