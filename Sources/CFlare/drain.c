@@ -14,6 +14,7 @@
 #include "flare.h"
 
 #include "futex.h"
+#include "waits.h"
 
 #include <sched.h>
 
@@ -81,7 +82,14 @@ enum {
     WAIT_SPINS = 256,
     /* Then sched_yield: lets the drainer run if it shares our core. */
     WAIT_YIELDS = 16,
+    /* Spins between two checks for a cycle of waits (waits.h). */
+    WAITS_RECHECK = 64,
 };
+
+/* How long a parked sender sleeps before it checks for a cycle of waits
+ * again (waits.h): a cycle that its first check missed (a stale owner) is
+ * found within this time. A slot returned wakes it at once. */
+static const long WAITS_SLEEP_NS = 2 * 1000 * 1000;
 
 static inline void cpu_relax(void) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -105,30 +113,54 @@ static inline flare_reserve_result admission(flare_serial *s, unsigned int ticke
     return FLARE_RESERVE_UNCOUNTED; /* not yet */
 }
 
+/* Whether the caller, waiting for ticket `ticket`, should instead queue at
+ * once: its wait would close a cycle of waits (waits.h). It keeps its ticket
+ * and queues a counted node over the limit: the holder returns that slot
+ * when it takes the node, as for any other, so `freed` stays exact and the
+ * queue is back under its limit once the cycle's events are drained. */
+static inline bool breaks_cycle(flare_serial *s, volatile AO_t *entry) {
+    if (!flare_waits_would_cycle(entry, s)) return false;
+    AO_fetch_and_add(&s->debug_cycles, 1);
+    return true;
+}
+
 flare_reserve_result flare_serial_wait(flare_serial *s, unsigned int ticket) {
     AO_fetch_and_add(&s->debug_waits, 1);
+    volatile AO_t *entry = flare_waits_entry();
+    flare_reserve_result r;
     unsigned int freed;
     for (unsigned int round = 0;; round++) {
-        flare_reserve_result r = admission(s, ticket, &freed);
-        if (r != FLARE_RESERVE_UNCOUNTED) return r;
+        r = admission(s, ticket, &freed);
+        if (r != FLARE_RESERVE_UNCOUNTED) break;
+        if (round % WAITS_RECHECK == 0 && breaks_cycle(s, entry)) {
+            r = FLARE_RESERVE_COUNTED;
+            break;
+        }
         if (round < WAIT_SPINS) {
             cpu_relax();
         } else if (round < WAIT_SPINS + WAIT_YIELDS) {
             sched_yield();
         } else {
             /* Announce, fence, look again, and sleep only on the value of
-             * `freed` we looked at (see flare_serial_return_slots). */
+             * `freed` we looked at (see flare_serial_return_slots); wake up
+             * in time to look for a cycle again. */
             AO_int_fetch_and_add_full(&s->parked, 1);
             AO_nop_full();
             r = admission(s, ticket, &freed);
             if (r == FLARE_RESERVE_UNCOUNTED) {
                 AO_fetch_and_add(&s->debug_parks, 1);
-                futex_wait(&s->freed, freed);
+                futex_wait_for(&s->freed, freed, WAITS_SLEEP_NS);
             }
             AO_int_fetch_and_add_full(&s->parked, (unsigned int)-1);
-            if (r != FLARE_RESERVE_UNCOUNTED) return r;
+            if (r != FLARE_RESERVE_UNCOUNTED) break;
+            if (breaks_cycle(s, entry)) {
+                r = FLARE_RESERVE_COUNTED;
+                break;
+            }
         }
     }
+    flare_waits_leave(entry);
+    return r;
 }
 
 void flare_serial_debug_note_queued(flare_serial *s, long delta) {

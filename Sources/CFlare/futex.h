@@ -3,13 +3,15 @@
  * waits (drain.c's queue limit, park.c's parking spots). Internal.
  *
  * futex_wait sleeps only while `*addr == expected` (the kernel compares and
- * sleeps atomically) and may return spuriously; futex_wake_all wakes every
+ * sleeps atomically) and may return spuriously (futex_wait_for also once its
+ * time is up); futex_wake_all wakes every
  * thread sleeping on `addr`. Callers change the word before waking.
  */
 #ifndef FLARE_FUTEX_H
 #define FLARE_FUTEX_H
 
 #include <limits.h>
+#include <time.h>
 
 #if defined(__linux__)
 #include <linux/futex.h>
@@ -20,8 +22,6 @@
  * Linux is built and tested here: this branch is written to the SDK's
  * documentation, not run. */
 #include <os/os_sync_wait_on_address.h>
-#else
-#include <time.h>
 #endif
 
 static inline void futex_wait(volatile unsigned int *addr, unsigned int expected) {
@@ -33,6 +33,22 @@ static inline void futex_wait(volatile unsigned int *addr, unsigned int expected
     (void)addr;
     (void)expected;
     struct timespec pause = {0, 50000};
+    nanosleep(&pause, NULL);
+#endif
+}
+
+/* futex_wait, but returns after at most `ns` nanoseconds (< 1 s) too. */
+static inline void futex_wait_for(volatile unsigned int *addr, unsigned int expected, long ns) {
+#if defined(__linux__)
+    struct timespec timeout = {0, ns};
+    syscall(SYS_futex, (unsigned int *)addr, FUTEX_WAIT_PRIVATE, expected, &timeout, NULL, 0);
+#elif defined(__APPLE__)
+    os_sync_wait_on_address_with_timeout((void *)addr, expected, sizeof *addr, OS_SYNC_WAIT_ON_ADDRESS_NONE,
+                                         OS_CLOCK_MACH_ABSOLUTE_TIME, (uint64_t)ns);
+#else
+    (void)addr;
+    (void)expected;
+    struct timespec pause = {0, ns < 50000 ? ns : 50000};
     nanosleep(&pause, NULL);
 #endif
 }

@@ -266,6 +266,75 @@ static void no_lost_wakeups(void) {
     check_balanced();
 }
 
+/* Two limited domains that feed each other, as a flatten's funnel (A) and
+ * an inner run (B): A's first value is delivered on thread T, and its
+ * observer, like a start handler, starts thread U sending into B and sends
+ * into B itself once U waits for a slot of A; B's observer forwards every
+ * value into A. T holds A while it sends into B; U holds B while it
+ * forwards into A. Past both limits
+ * each would wait for the other's word: the wait that would close the
+ * cycle is not taken (waits.h), every value reaches A once, in each
+ * sender's order. A deadlock fails the test through the watchdog. */
+typedef struct cycle_state {
+    client_signal a, b;
+    tracker at_a;
+    long per_thread;
+    pthread_t second;
+} cycle_state;
+
+static void *send_into_b(void *p) {
+    cycle_state *c = p;
+    for (long i = 0; i < c->per_thread; i++) client_send(&c->b, client_value(encode(1, i)));
+    return NULL;
+}
+
+static void cycle_at_a(client_observer *o, client_event ev) {
+    cycle_state *c = o->user;
+    track(&(client_observer){.user = &c->at_a}, ev);
+    if (ev.kind == CLIENT_VALUE && tid_of(ev.value) == 2) {
+        REQUIRE(pthread_create(&c->second, NULL, send_into_b, c) == 0);
+        /* Until U, holding B, waits for a slot of A (which T holds). */
+        while (flare_serial_debug_waits(c->a.serial) == 0) sched_yield();
+        for (long i = 0; i < c->per_thread; i++) client_send(&c->b, client_value(encode(0, i)));
+    }
+}
+
+static void forward_to_a(client_observer *o, client_event ev) {
+    cycle_state *c = o->user;
+    client_send(&c->a, ev);
+}
+
+static void a_cycle_of_waits_is_broken(void) {
+    baseline = client_get_stats();
+    long rounds = scaled(20), cycles = 0;
+    for (long r = 0; r < rounds; r++) {
+        cycle_state c = {.per_thread = scaled(20000)};
+        client_signal_init_root_limited(&c.a, 1 + (unsigned)(r % 3));
+        client_signal_init_root_limited(&c.b, 1 + (unsigned)(r % 2));
+        c.at_a.signal = &c.a;
+        client_observation *ha = client_observe(&c.a, client_observer_new(cycle_at_a, &c));
+        client_observation *hb = client_observe(&c.b, client_observer_new(forward_to_a, &c));
+        client_send(&c.a, client_value(encode(2, 0)));
+        pthread_join(c.second, NULL);
+        CHECK_EQ(c.at_a.fifo_violations, 0);
+        CHECK_EQ(c.at_a.next_seq[0], c.per_thread);
+        CHECK_EQ(c.at_a.next_seq[1], c.per_thread);
+        CHECK_EQ(c.at_a.values, 1 + 2 * c.per_thread);
+        CHECK_EQ(AO_load(&c.a.counted_live), 0);
+        CHECK_EQ(AO_load(&c.b.counted_live), 0);
+        cycles += flare_serial_debug_cycles(c.a.serial) + flare_serial_debug_cycles(c.b.serial);
+        client_observation_free(ha);
+        client_observation_free(hb);
+        client_drop_retainer(&c.a);
+        client_drop_retainer(&c.b);
+        client_signal_destroy(&c.a);
+        client_signal_destroy(&c.b);
+    }
+    printf("     %ld rounds, %ld waits queued at once to break a cycle\n", rounds, cycles);
+    CHECK(cycles > 0);
+    check_balanced();
+}
+
 static void watchdog(int sig) {
     (void)sig;
     static const char msg[] = "test_overload: watchdog: a sender never woke (lost wake-up or deadlock)\n";
@@ -286,6 +355,7 @@ int main(void) {
     RUN(completion_releases_waiting_senders);
     RUN(interruption_releases_waiting_senders);
     RUN(no_lost_wakeups);
+    RUN(a_cycle_of_waits_is_broken);
     client_reap();
     return harness_finish();
 }

@@ -205,6 +205,30 @@ struct OverloadTests {
         #expect(fromB.count == flooded.load(ordering: .relaxed))
     }
 
+    @Test("a flattened start handler that sends past the limit from its own thread and a second one ends, for merge, concat and latest (no cycle of waits)", arguments: [FlattenStrategy.merge, .concat, .latest])
+    func flattenedHandlerSendingFromTwoThreads(strategy: FlattenStrategy) {
+        // The flatten starts the inner, start handler included, inside the
+        // delivery of its funnel: this thread holds the funnel's word. The
+        // second thread's values go through the run's word into the funnel.
+        // Past both queue limits each thread would wait for the other's
+        // word: the one whose wait would close the cycle queues instead.
+        let perThread = 100_000
+        let received = Counter()
+        let helpers = Locked<[DispatchSemaphore]>([])
+        let (outer, input) = Signal<Int, Never>.pipe()
+        outer.flatMap(strategy) { _ in
+            SignalProducer<Int, Never> { observer, _ in
+                let other = Self.spawn { for i in 0..<perThread { observer.send(value: i) } }
+                helpers.withLock { $0.append(other) }
+                for i in 0..<perThread { observer.send(value: i) }
+            }
+        }.observeValues { _ in received.increment() }
+        let sender = Self.spawn { input.send(value: 0) }
+        #expect(Self.join([sender], seconds: 60), "deadlock: the starting thread never returned")
+        #expect(Self.join(helpers.withLock { $0 }, seconds: 60), "deadlock: the second thread never returned")
+        #expect(received.count == 2 * perThread)
+    }
+
     @Test("unbounded: a sender never waits, whatever is queued")
     func unboundedNeverWaits() {
         let (signal, input) = Signal<Int, Never>.pipe(queueLimit: .unbounded)

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Model-checks Tests/Model/flare.pml, Tests/Model/overload.pml (the queue
-# limit, contract 9) and Tests/Model/gate.pml (a property's write gate and
-# the parking spots its writers sleep on) with spin: every configuration below is
+# limit, contract 9), Tests/Model/waits.pml (no cycle of waits for full
+# queues: two domains feeding each other) and Tests/Model/gate.pml (a
+# property's write gate and the parking spots its writers sleep on) with spin: every configuration below is
 # an exhaustive search (no bitstate hashing; -DCOLLAPSE only compresses), and
 # any assertion violation, invalid end state (a thread stuck forever) or
 # non-progress cycle fails the script. Prints pan's state counts.
@@ -14,7 +15,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/flare-model.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-cp "$here/flare.pml" "$here/overload.pml" "$here/gate.pml" "$work/"
+cp "$here/flare.pml" "$here/overload.pml" "$here/waits.pml" "$here/gate.pml" "$work/"
 cd "$work"
 
 status=0
@@ -49,7 +50,8 @@ check() {
 
 safety="-DSAFETY -DCOLLAPSE"
 # FLARE_MODEL=overload runs only overload.pml's configurations (seconds);
-# FLARE_MODEL=flare only flare.pml's; FLARE_MODEL=gate only gate.pml's.
+# FLARE_MODEL=flare only flare.pml's; FLARE_MODEL=waits, FLARE_MODEL=gate
+# only that model's.
 only=${FLARE_MODEL:-all}
 if [ $# -gt 0 ]; then
     check "custom $*" "$safety" "-m200000" "$@"
@@ -111,6 +113,29 @@ check "limit: two senders 3+completed / 3, reentrant, limit 2" \
     "$safety" "-m200000" -DLIMIT=2 -DTERMINAL=1 -DREENTRANT=1 -DS0_VALUES=3 -DS1_VALUES=3
 check "limit: non-progress cycles (-DNP), two senders 2 / 2, reentrant, limit 1" \
     "-DNP -DCOLLAPSE" "-l -m200000" -DLIMIT=1 -DREENTRANT=1
+fi
+
+# No cycle of waits (waits.pml): flatten's funnel A, held by the thread
+# running an inner's start handler, which sends into the run's word B; a
+# second thread sends into B, whose observer forwards into A. Each mutation
+# (see waits.pml's header) must be caught: without the check, or without
+# publishing, both threads wait for each other.
+if [ "$only" = all ] || [ "$only" = waits ]; then
+model=waits.pml
+check "waits: funnel and run, limit 1, two values per thread" "$safety -w" "-m200000" -DK=2 -DLIMIT=1
+check "waits: funnel and run, limit 1, three values per thread" "$safety -w" "-m200000" -DK=3 -DLIMIT=1
+check "waits: funnel and run, limit 2, four values per thread" "$safety -w" "-m200000" -DK=4 -DLIMIT=2
+for mutation in CHECK PUBLISH CLEAR; do
+    spin -D$mutation=0 -DK=2 -DLIMIT=1 -a $model >/dev/null
+    cc -O2 -w $safety -o pan pan.c
+    if ./pan -m200000 2>&1 | grep -q 'errors: 0'; then
+        echo "FAIL waits: mutation $mutation=0 was not caught"
+        status=1
+    else
+        echo "ok   waits: mutation $mutation=0 caught"
+    fi
+    rm -f $model.trail
+done
 fi
 
 # The write gate (gate.pml): writers that find the gate held poll, then

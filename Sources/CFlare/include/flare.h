@@ -188,13 +188,16 @@ typedef struct flare_serial {
     volatile unsigned int limit;
     /** Accounting for tests (`flare_serial_debug_*`): counted events
      * queued and their peak (written only by debug callers), and the times
-     * a sender waited and parked (written by `flare_serial_wait`, on its
-     * slow path). Always present, so the layout is the same in every build. */
+     * a sender waited, parked, and queued at once instead because its wait
+     * would have closed a cycle of waits (written by `flare_serial_wait`,
+     * on its slow path). Always present, so the layout is the same in every
+     * build. */
     volatile AO_t debug_queued;
     volatile AO_t debug_peak;
     volatile AO_t debug_waits;
     volatile AO_t debug_parks;
-    char pad[FLARE_CACHE_LINE - 6 * sizeof(AO_t) - 4 * sizeof(unsigned int)];
+    volatile AO_t debug_cycles;
+    char pad[FLARE_CACHE_LINE - 7 * sizeof(AO_t) - 4 * sizeof(unsigned int)];
 } flare_serial;
 
 /** An idle serial word without a queue limit. */
@@ -209,6 +212,7 @@ static inline void flare_serial_init(flare_serial *s) {
     AO_store(&s->debug_peak, 0);
     AO_store(&s->debug_waits, 0);
     AO_store(&s->debug_parks, 0);
+    AO_store(&s->debug_cycles, 0);
 }
 
 /** Largest queue limit: tickets and slots are compared in wrapping 32-bit
@@ -477,6 +481,10 @@ static inline long flare_serial_debug_waits(const flare_serial *s) { return (lon
 
 /** Times a waiting sender parked in the kernel (counted by `flare_serial_wait`). */
 static inline long flare_serial_debug_parks(const flare_serial *s) { return (long)AO_load((volatile AO_t *)&s->debug_parks); }
+
+/** Times a sender queued over the limit because waiting would have closed a
+ *  cycle of waits (counted by `flare_serial_wait`; see waits.h). */
+static inline long flare_serial_debug_cycles(const flare_serial *s) { return (long)AO_load((volatile AO_t *)&s->debug_cycles); }
 
 /* ------------------------------------------------------------------------ */
 /* Entries: one attached observer                                            */
