@@ -51,7 +51,7 @@
 #ifndef FLARE_DRAIN_H
 #define FLARE_DRAIN_H
 
-#include "flare.h"
+#include "flare_bag.h"
 
 #ifdef __cplusplus
 extern "C" {
