@@ -1,5 +1,5 @@
 /*
- * bag.c — observer entries and the bag of a core (see flare.h).
+ * bag.c — observer entries and the bag of a core (see flare_bag.h).
  *
  * Invariants:
  *  - `adds` is 0, FLARE_ADDS_CLOSED, or the newest entry of a LIFO chain
@@ -12,7 +12,7 @@
  *    acquire) carries them across threads.
  *  - Each entry in `items` or in the `adds` chain holds the bag's reference.
  */
-#include "flare.h"
+#include "flare_bag.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -245,7 +245,7 @@ flare_dispose_result flare_entry_dispose(flare_core *c, flare_entry *e) {
     }
     flare_serial *s = c->serial;
     /* An RMW that changes nothing, so that it is ordered against the
-     * drainers' CAS on the same word (see flare.h). */
+     * drainers' CAS on the same word (see flare_entry_dispose, flare_bag.h). */
     AO_t word = AO_fetch_and_add_full(&s->word, 0); /* acq_rel needed; AO has none for fetch-and-add */
     if (word == FLARE_SERIAL_IDLE || word == FLARE_SERIAL_CLOSED) return FLARE_DISPOSE_RELEASE;
     /* The removal node's reference. Relaxed: taken while the handle's keeps

@@ -1,5 +1,5 @@
 /*
- * pool.c — recycling of queued-event nodes (see flare.h).
+ * pool.c — recycling of queued-event nodes (see flare_node.h).
  *
  * Under contention one thread drains and frees every node while the others
  * allocate them. With malloc that is the worst pattern there is: each free
@@ -34,8 +34,9 @@
  * system then runs the destructors another round (up to
  * PTHREAD_DESTRUCTOR_ITERATIONS, 4 on glibc) and that set is flushed too.
  */
-#include "flare.h"
+#include "flare_node.h"
 
+#include <atomic_ops.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
