@@ -155,7 +155,7 @@ flare_attach_result flare_core_attach(flare_core *c, flare_entry *e) {
             return FLARE_ATTACH_TERMINATED;
         }
         e->add_next = old == 0 ? NULL : (flare_entry *)old;
-        /* Release: publishes the entry (context, owner, link) to the drain
+        /* Release: publishes the entry (context, owner, `add_next`) to the drain
          * that takes the stack. Its failure ordering is relaxed, so a failed
          * attempt looks again with acquire: it may find the stack closed. */
         if (AO_fetch_compare_and_swap_release(&c->adds, old, (AO_t)e) == old) return FLARE_ATTACHED;

@@ -63,7 +63,7 @@ enum {
  */
 typedef struct flare_entry {
     volatile AO_t word;
-    /** Link in the core's stack of additions; written before the push. */
+    /** The next entry in the core's stack of additions; written before the push. */
     struct flare_entry *add_next;
     /**
      * Pushed on the serial word when disposed during a drain. Its `kind`

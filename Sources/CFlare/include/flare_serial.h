@@ -173,7 +173,7 @@ typedef enum flare_push_result {
  *
  * Lock-free: a failed CAS means another push or the drainer moved the word.
  * ABA-safe: the node's `next` is derived only from the value the CAS compares
- * against, so if the word holds that value again the link is still right.
+ * against, so if the word holds that value again `next` is still right.
  * Ordering: the CAS is release for `node->next` and the payload, acquire
  * when it acquires the word.
  */
