@@ -66,8 +66,8 @@ enum {
  * cores. (Padding, not _Alignas: Swift does not import over-aligned C
  * structs.) Besides the word, the block holds the drainer's identity and the
  * queue limit's counters (contract 9, "The queue limit" below): a queued send
- * writes the word and `tickets`, the drainer the word and `freed`, so one
- * line moves between them, as before.
+ * writes the word and `tickets`, the drainer the word and `freed`, so the
+ * counters ride on the one line the word already moves between them.
  */
 typedef struct flare_serial {
     volatile AO_t word;
