@@ -1,5 +1,5 @@
 /*
- * bag.c — observer entries and the bag of a core (see flare.h).
+ * bag.c — observer entries and the bag of a core (see flare_bag.h).
  *
  * Invariants:
  *  - `adds` is 0, FLARE_ADDS_CLOSED, or the newest entry of a LIFO chain
@@ -12,7 +12,7 @@
  *    acquire) carries them across threads.
  *  - Each entry in `items` or in the `adds` chain holds the bag's reference.
  */
-#include "flare.h"
+#include "flare_bag.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,7 +155,7 @@ flare_attach_result flare_core_attach(flare_core *c, flare_entry *e) {
             return FLARE_ATTACH_TERMINATED;
         }
         e->add_next = old == 0 ? NULL : (flare_entry *)old;
-        /* Release: publishes the entry (context, owner, link) to the drain
+        /* Release: publishes the entry (context, owner, `add_next`) to the drain
          * that takes the stack. Its failure ordering is relaxed, so a failed
          * attempt looks again with acquire: it may find the stack closed. */
         if (AO_fetch_compare_and_swap_release(&c->adds, old, (AO_t)e) == old) return FLARE_ATTACHED;
@@ -245,7 +245,7 @@ flare_dispose_result flare_entry_dispose(flare_core *c, flare_entry *e) {
     }
     flare_serial *s = c->serial;
     /* An RMW that changes nothing, so that it is ordered against the
-     * drainers' CAS on the same word (see flare.h). */
+     * drainers' CAS on the same word (see flare_entry_dispose, flare_bag.h). */
     AO_t word = AO_fetch_and_add_full(&s->word, 0); /* acq_rel needed; AO has none for fetch-and-add */
     if (word == FLARE_SERIAL_IDLE || word == FLARE_SERIAL_CLOSED) return FLARE_DISPOSE_RELEASE;
     /* The removal node's reference. Relaxed: taken while the handle's keeps

@@ -1,6 +1,6 @@
 /*
  * futex.h — sleeping on a 32-bit word until it changes, for the C core's
- * waits (drain.c's queue limit, park.c's parking spots). Internal.
+ * waits (serial.c's queue limit, park.c's parking spots). Internal.
  *
  * futex_wait sleeps only while `*addr == expected` (the kernel compares and
  * sleeps atomically) and may return spuriously (futex_wait_for also once its

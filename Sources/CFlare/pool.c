@@ -1,5 +1,5 @@
 /*
- * pool.c — recycling of queued-event nodes (see flare.h).
+ * pool.c — recycling of queued-event nodes (see flare_node.h).
  *
  * Under contention one thread drains and frees every node while the others
  * allocate them. With malloc that is the worst pattern there is: each free
@@ -8,17 +8,18 @@
  *
  *  - a thread allocates from, and frees to, its own magazine (thread-local,
  *    no atomics: the common case costs a few loads and stores);
- *  - a magazine that grows to FLUSH nodes is pushed whole
- *    onto the depot with one CAS (release: the nodes' links and the freeing
+ *  - a magazine that grows to FLUSH nodes is pushed whole onto the depot
+ *    with one CAS (release: the nodes' `next` pointers and the freeing
  *    thread's last writes to them are published);
  *  - an empty magazine takes the whole depot with one exchange (acquire).
  *
  * The depot is a stack of batches (flushed magazines) that is only ever
  * pushed one batch at a time and taken whole, so there is no ABA: a push
- * derives its link from the value its CAS compares against, and a take is an
- * exchange. A batch's first node carries the batch's tail and count, so a
- * thread that takes the depot joins the batches in O(batches), without
- * touching the nodes inside them (memory last written by another thread).
+ * derives its `next_batch` from the value its CAS compares against, and a
+ * take is an exchange. A batch's first node carries the batch's tail and
+ * count, so a thread that takes the depot joins the batches in
+ * O(batches), without touching the nodes inside them (memory last written
+ * by another thread).
  * Memory held by the depot is bounded by the peak number of nodes queued at
  * once; it stays reachable
  * (leak checkers see it through the depot) and is reused, never freed.
@@ -34,8 +35,9 @@
  * system then runs the destructors another round (up to
  * PTHREAD_DESTRUCTOR_ITERATIONS, 4 on glibc) and that set is flushed too.
  */
-#include "flare.h"
+#include "flare_node.h"
 
+#include <atomic_ops.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +48,7 @@ enum {
     FLUSH = 128,
 };
 
-/* A free node. `next` links a magazine's (or a batch's) nodes; the other
+/* A free node. `next` chains a magazine's (or a batch's) nodes; the other
  * fields are meaningful only in the first node of a batch in the depot. All
  * four fit in the smallest class (GRAIN bytes). */
 typedef struct free_node {
@@ -83,9 +85,9 @@ static void flush(size_t c, magazine *m) {
     AO_t old = AO_load(&depot[c]);
     for (;;) {
         batch->next_batch = (free_node *)old;
-        /* Release: publishes the batch's links and this thread's last
-         * writes to its nodes to the refill that takes them. A failure only
-         * reseeds the link (relaxed failure ordering is enough). */
+        /* Release: publishes the batch's `next` pointers and this thread's
+         * last writes to its nodes to the refill that takes them. A failure
+         * only reseeds `next_batch` (relaxed failure ordering is enough). */
         AO_t seen = AO_fetch_compare_and_swap_release(&depot[c], old, (AO_t)batch);
         if (seen == old) break;
         old = seen;

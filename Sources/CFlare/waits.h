@@ -1,7 +1,7 @@
 /*
  * waits.h — who waits for whom: the table a sender consults before it waits
  * for a full queue, so that no set of threads waits for each other for ever.
- * Internal (drain.c's queue limit).
+ * Internal (serial.c's queue limit).
  *
  * A sender waiting for a slot of word X waits for X's holder (the thread
  * whose tag is in X's `owner`) to take nodes off the queue. If that holder
@@ -55,7 +55,7 @@
 #ifndef FLARE_WAITS_H
 #define FLARE_WAITS_H
 
-#include "flare.h"
+#include "flare_serial.h"
 
 /** Entries in the table (a power of two): threads that ever waited at once
  *  or in turn with distinct thread pointers. */

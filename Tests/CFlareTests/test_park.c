@@ -1,6 +1,6 @@
 /*
  * test_park.c — the parking spots (flare_park.h), driven by a writers' gate
- * that follows Sources/Flare/Property/WriteGate.swift step for step:
+ * that follows Sources/Flare/Engine/Property/WriteGate.swift step for step:
  * writers that find the gate held poll, announce themselves on the holder's
  * word and park on the holder's spot; the holder wakes them as it leaves.
  * Holders sometimes sleep inside, so that waiters really park. A lost

@@ -1,6 +1,6 @@
 /*
  * gate.pml — a Promela model of a property's write gate
- * (Sources/Flare/Property/WriteGate.swift) and the parking spots it sleeps
+ * (Sources/Flare/Engine/Property/WriteGate.swift) and the parking spots it sleeps
  * on (Sources/CFlare/park.c, flare_park.h):
  *
  *   - enter: CAS owner 0 -> me; if that fails, poll: take the gate when it

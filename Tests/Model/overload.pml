@@ -1,7 +1,7 @@
 /*
  * overload.pml — a Promela model of the queue limit (contract 9) on the
  * serial word, as SignalCore.swift drives it (send, sendQueued, drain,
- * finishRootTermination) with flare.h's flare_serial_reserve / wait /
+ * finishRootTermination) with flare_serial.h's flare_serial_reserve / wait /
  * return_slots / close:
  *
  *   - a value sent from a thread that does not hold the word takes a ticket

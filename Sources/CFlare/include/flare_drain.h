@@ -2,7 +2,7 @@
  * flare_drain.h — the drain protocol: what a delivering thread does, step by
  * step, written once.
  *
- * A client of the core (Sources/Flare/Signal/SignalCore.swift, and the C
+ * A client of the core (Sources/Flare/Engine/Signal/SignalCore.swift, and the C
  * test client Tests/CFlareTests/client.c that the C tests and the fuzzer
  * drive) holds the event payloads and calls the observers; everything else a
  * delivering thread decides is decided here. Each step is a `static inline`
@@ -51,7 +51,7 @@
 #ifndef FLARE_DRAIN_H
 #define FLARE_DRAIN_H
 
-#include "flare.h"
+#include "flare_bag.h"
 
 #ifdef __cplusplus
 extern "C" {

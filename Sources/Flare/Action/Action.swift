@@ -66,8 +66,8 @@ public final class Action<Input, Output, Error: Swift.Error> {
     /// completes when the action deinitializes.
     public let events: Signal<Signal<Output, Error>.Event, Never>
 
-    /// `values`, `errors` and `completed`, each made on its first use (see
-    /// `derived(_:_:)`): until one is, and while nothing observes
+    /// `values`, `errors` and `completed`, each made on its first use (an
+    /// `AtomicLazyReference` each): until one is, and while nothing observes
     /// `events`, an execution sends nothing on `events`.
     @usableFromInline
     let _valuesSlot = AtomicLazyReference<Signal<Output, Never>>()

@@ -1,7 +1,7 @@
 /// `filter`: the values `isIncluded` accepts; terminal events unchanged.
 ///
 /// `Verdict` is always `Bool`; being generic, the predicate is stored as
-/// `Link` stores its function, so that making a link (at each start of a
+/// `_Link` stores its function, so that making a link (at each start of a
 /// producer) wraps it in no reabstraction thunk: that would be one more
 /// allocation per start.
 @usableFromInline

@@ -163,7 +163,7 @@ extension Signal {
     /// scheduled a second time: the emission keeps the place its action had
     /// among the scheduler's actions. Otherwise (a tick queued behind an
     /// upstream delivery on another thread, or what the logic emits for an
-    /// upstream event) it is scheduled as before.
+    /// upstream event) it is scheduled on `scheduler`.
     func scheduledFunnel<Tick, U, F>(
         on scheduler: Scheduler,
         interruptedBy interruption: Lifetime?,

@@ -136,8 +136,9 @@ extension Signal {
 
         // The handler is switched on as a `borrowing` parameter: binding the
         // payload of a switch over the stored property itself copies the
-        // closure (a retain and a release around every call, measured at 4x
-        // the cost of a delivery); a borrowed one is called in place.
+        // closure (a retain and a release around every call, which the send
+        // path must not have: Tests/check-send-path.sh); a borrowed one is
+        // called in place.
 
         @inlinable
         @inline(__always)

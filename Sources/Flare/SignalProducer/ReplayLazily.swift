@@ -65,7 +65,7 @@ final class _ReplayState<Value, Error: Swift.Error>: @unchecked Sendable {
     init(capacity: Int) { self.capacity = capacity }
 
     deinit {
-        // Empty in practice: an attached relay keeps its domain, and so
+        // Empty in practice: an attached relay keeps its hub, and so
         // this state, alive. The list's references are released anyway.
         relays.releaseAll()
     }
@@ -132,9 +132,9 @@ final class _ReplayState<Value, Error: Swift.Error>: @unchecked Sendable {
 
     /// The replay's owner is gone: the producer and every run that had not
     /// ended with it, so no start can come any more. Lets the buffered
-    /// values and the terminal event go, which the domain would otherwise
+    /// values and the terminal event go, which the hub would otherwise
     /// keep for as long as a handle of an ended run (which keeps its relay,
-    /// which keeps the domain) is kept.
+    /// which keeps the hub) is kept.
     @usableFromInline
     func discard() {
         isDiscarded = true
@@ -144,8 +144,9 @@ final class _ReplayState<Value, Error: Swift.Error>: @unchecked Sendable {
     }
 }
 
-/// A replay's serialized domain: the command signal into which the shared
-/// run's events, the starts and the detaches go, and its state. Each start
+/// A replay's hub: the command signal into which the shared run's events,
+/// the starts and the detaches go (its serialized delivery is the replay's
+/// domain), and the state touched inside it. Each start
 /// of the replayed producer is a `_DomainRelay` attached to it.
 @usableFromInline
 final class _ReplayDomain<Value, Error: Swift.Error>: _RelayHub, @unchecked Sendable {
@@ -155,7 +156,7 @@ final class _ReplayDomain<Value, Error: Swift.Error>: _RelayHub, @unchecked Send
 
     @usableFromInline let state: _ReplayState<Value, Error>
     @usableFromInline let commands: _SignalCore<Command, Never>
-    /// Keeps the command signal open while the domain lives.
+    /// Keeps the command signal open while the hub lives.
     @usableFromInline let commandHandle: Signal<Command, Never>
 
     @inlinable
@@ -217,7 +218,7 @@ final class _ReplayDomain<Value, Error: Swift.Error>: _RelayHub, @unchecked Send
             commands.destroyEvent(node)
             return true
         default:
-            // Closed: only once the domain itself goes, which a relay
+            // Closed: only once the hub itself goes, which a relay
             // prevents.
             commands.destroyEvent(node)
             return false

@@ -21,10 +21,10 @@
 ///   deadlock nor out of order: the gates are free while observers run,
 ///   and the new value is queued behind the delivery in progress.
 ///
-/// The gates are spin-then-yield exclusions held for a few loads and
-/// stores (never across a wait for anything but another transition, or a
-/// start of one of the properties' producers, which holds one gate for an
-/// O(1) attach).
+/// The gates (`_WriteGate`: spin, yield, then park) are held for a few
+/// loads and stores (never across a wait for anything but another
+/// transition, or a start of one of the properties' producers, which holds
+/// one gate for an O(1) attach).
 @usableFromInline
 class _ExecutionControl: @unchecked Sendable {
     /// Whether the action's state allows an execution. Under the gates;

@@ -1,5 +1,5 @@
 /*
- * drain.c — the slow halves of the serial word (see flare.h).
+ * serial.c — the slow halves of the serial word (see flare_serial.h).
  *
  * Invariant: only the drainer (the thread that moved the word out of IDLE)
  * moves it from a pending stack back to BUSY, to IDLE or to CLOSED. Pushers
@@ -11,7 +11,7 @@
  * the queue full spins, yields, then parks on `freed`; the holder of the
  * word wakes it (flare_serial_wake) and closing releases everyone.
  */
-#include "flare.h"
+#include "flare_serial.h"
 
 #include "futex.h"
 #include "waits.h"

@@ -15,7 +15,7 @@ extension Signal {
     /// forwarder that unpacks its context; one that captures a single object
     /// through a much shorter one. The operators that sit in long chains
     /// (`map`, `filter`, `compactMap`) therefore keep their state in one
-    /// `Link` object and return `{ link.map($0) }` (or `filter`,
+    /// `_Link` object and return `{ link.map($0) }` (or `filter`,
     /// `compactMap`).
     ///
     /// The derived signal observes this one for as long as it is alive: its
