@@ -31,21 +31,8 @@ private final class WeakBox<T: AnyObject & Sendable>: Sendable {
     var value: T? { storage.withLock { $0.value } }
 }
 
-/// Generous: these waits only bound a hang; no assertion depends on speed.
-private let patience: DispatchTimeInterval = .seconds(10)
-
 private func waitFor(_ semaphore: DispatchSemaphore) -> Bool {
     semaphore.wait(timeout: .now() + patience) == .success
-}
-
-/// Polls `condition` until it holds or `patience` runs out.
-private func eventually(_ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(patience.timeInterval)
-    while !condition() {
-        if Date() > deadline { return false }
-        usleep(2_000)
-    }
-    return true
 }
 
 private let t0 = Date(timeIntervalSinceReferenceDate: 0)
@@ -444,20 +431,10 @@ private func advanceSynchronously(_ scheduler: TestScheduler, to date: Date) {
     scheduler.advance(to: date)
 }
 
-/// `eventually` for async tests: yields instead of sleeping the thread.
-///
-/// The tasks these tests wait for run on the main actor (`Task { @MainActor
-/// in … }`), not on the cooperative pool: under ThreadSanitizer, with the
-/// whole suite on two cores, tests that block pool threads once kept such a
-/// task from starting for the whole patience (seen in CI, debug TSan).
-private func eventuallyAsync(_ condition: () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(patience.timeInterval)
-    while !condition() {
-        if Date() > deadline { return false }
-        try? await Task.sleep(nanoseconds: 1_000_000)
-    }
-    return true
-}
+// The tasks the async tests wait for (`eventuallyAsync`) run on the main
+// actor (`Task { @MainActor in … }`), not on the cooperative pool: under
+// ThreadSanitizer, with the whole suite on two cores, tests that block pool
+// threads can keep a pool task from starting for the whole patience.
 
 // MARK: - TestScheduler from Swift concurrency
 
