@@ -3,7 +3,7 @@ import Flare
 // Test-only references for the multi-input engines: the two-input
 // `combineLatest(with:)` and `zip(with:)`, and the N-input sequence forms,
 // each written as its own state machine, as pure models.
-// `MultiInputEngineTests` plays random scripts into the library and into
+// `CombineLatestZipReferenceTests` plays random scripts into the library and into
 // these models and compares.
 //
 // A model sees what the operator's logic saw: each input's events until that
