@@ -169,6 +169,8 @@ public final class TestScheduler: DateScheduler {
 
     /// Advances the clock by `interval`, running every action due by then.
     ///
+    /// Thread-safety and complexity: see `advance(to:)`.
+    ///
     /// - Precondition: `interval` is not negative.
     public func advance(by interval: DispatchTimeInterval) {
         advance(by: interval.timeInterval)
@@ -186,6 +188,14 @@ public final class TestScheduler: DateScheduler {
     /// Advances the clock to `newDate`, running every action due by then, in
     /// order, including actions that those actions schedule for dates up to
     /// `newDate`. Returns when none is left due.
+    ///
+    /// Thread-safety: call from any thread. The actions run on the calling
+    /// thread, outside the scheduler's mutex, so they may schedule, dispose,
+    /// advance or rewind on this scheduler.
+    ///
+    /// - Complexity: O(k · n) for k actions run out of n pending: each is
+    ///   taken off the front of the sorted queue, and a repeating one put
+    ///   back in place, O(n) each.
     ///
     /// - Precondition: `newDate` is not before `currentDate`.
     public func advance(to newDate: Date) {
