@@ -91,9 +91,8 @@ extension Signal {
         /// Apart from `deinit`, so that releasing an ordinary observer (often
         /// from unspecialized code) instantiates no generic metadata. Always
         /// unspecialized (a deinit is), so it goes straight to the handler:
-        /// through `send(_:)` it built the event, switched on it and built
-        /// it again, looking up the event type's metadata each time (a
-        /// third of a start-handler producer's start, in a profile).
+        /// through `send(_:)` it would build the event, switch on it and
+        /// build it again, looking up the event type's metadata each time.
         @inline(never)
         private func interruptOnDeinit() {
             Self._sendInterrupted(to: _handler)
