@@ -3,21 +3,21 @@ import Foundation
 
 /// One scripted send: into the outer stream (a value is the index of an
 /// inner), or into inner `i`.
-enum FlattenStep {
+public enum FlattenStep: Sendable {
     case outer(Signal<Int, TestError>.Event)
     case inner(Int, Signal<Int, TestError>.Event)
 
-    static func outerValue(_ index: Int) -> FlattenStep { .outer(.value(index)) }
+    public static func outerValue(_ index: Int) -> FlattenStep { .outer(.value(index)) }
 }
 
-enum OuterKind: CaseIterable, CustomStringConvertible {
+public enum OuterKind: CaseIterable, CustomStringConvertible, Sendable {
     case signal, producer
-    var description: String { self == .signal ? "Signal outer" : "SignalProducer outer" }
+    public var description: String { self == .signal ? "Signal outer" : "SignalProducer outer" }
 }
 
-enum InnerKind: CaseIterable, CustomStringConvertible {
+public enum InnerKind: CaseIterable, CustomStringConvertible, Sendable {
     case signal, producer, convertible
-    var description: String {
+    public var description: String {
         switch self {
         case .signal: "Signal inner"
         case .producer: "SignalProducer inner"
@@ -27,35 +27,37 @@ enum InnerKind: CaseIterable, CustomStringConvertible {
 }
 
 /// A `SignalProducerConvertible` that is neither a signal nor a producer.
-struct Box: SignalProducerConvertible {
-    let producer: SignalProducer<Int, TestError>
+public struct Box: SignalProducerConvertible {
+    public let producer: SignalProducer<Int, TestError>
+
+    public init(producer: SignalProducer<Int, TestError>) { self.producer = producer }
 }
 
 /// What one scripted flatten did.
-struct FlattenOutcome: Equatable {
+public struct FlattenOutcome: Equatable, Sendable {
     /// The output's events.
-    var events: [String]
+    public var events: [String]
     /// Per inner: how many times it was started (producer kinds only).
-    var starts: [Int]
+    public var starts: [Int]
     /// Per inner: how many times its run's lifetime ended (producer kinds
     /// only).
-    var ends: [Int]
+    public var ends: [Int]
 }
 
 /// Hot inners (pipes) that count, as producers, their starts and the end of
 /// each run's lifetime.
-final class InnerPipes: @unchecked Sendable {
-    let pipes: [(output: Signal<Int, TestError>, input: Signal<Int, TestError>.Observer)]
-    let starts: Locked<[Int]>
-    let ends: Locked<[Int]>
+public final class InnerPipes: @unchecked Sendable {
+    public let pipes: [(output: Signal<Int, TestError>, input: Signal<Int, TestError>.Observer)]
+    public let starts: Locked<[Int]>
+    public let ends: Locked<[Int]>
 
-    init(count: Int) {
+    public init(count: Int) {
         pipes = (0..<count).map { _ in Signal<Int, TestError>.pipe() }
         starts = Locked(Array(repeating: 0, count: count))
         ends = Locked(Array(repeating: 0, count: count))
     }
 
-    func producer(_ index: Int) -> SignalProducer<Int, TestError> {
+    public func producer(_ index: Int) -> SignalProducer<Int, TestError> {
         SignalProducer { [self] observer, lifetime in
             starts.withLock { $0[index] += 1 }
             lifetime.observeEnded { [self] in ends.withLock { $0[index] += 1 } }
@@ -66,7 +68,7 @@ final class InnerPipes: @unchecked Sendable {
 
 /// Plays `steps` into a flatten of the given kinds and returns the output's
 /// events, and the inners' starts and ends (all zero for signal inners).
-func playFlatten(
+public func playFlatten(
     _ strategy: FlattenStrategy, _ outerKind: OuterKind, _ innerKind: InnerKind,
     _ steps: [FlattenStep], inners: Int = 3
 ) -> FlattenOutcome {

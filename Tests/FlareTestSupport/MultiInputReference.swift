@@ -2,9 +2,8 @@ import Flare
 
 // Test-only references for the multi-input engines: the two-input
 // `combineLatest(with:)` and `zip(with:)`, and the N-input sequence forms,
-// as the library wrote them before both operators ran on one engine for
-// every arity (their state machines, copied case for case), as pure models.
-// `MultiInputEngineTests` plays random scripts into the library and into
+// each written as its own state machine, as pure models.
+// `CombineLatestZipReferenceTests` plays random scripts into the library and into
 // these models and compares.
 //
 // A model sees what the operator's logic saw: each input's events until that
@@ -13,17 +12,17 @@ import Flare
 // event (the output ignores it, and the library disposes the inputs).
 
 /// Which of the two inputs an event of a model came from.
-enum ReferencePair<First, Second> {
+public enum ReferencePair<First, Second> {
     case first(First)
     case second(Second)
 }
 
 /// What a model delivers: every event until the first terminal one.
-struct ReferenceOutput<Value, Failure: Swift.Error> {
-    private(set) var events: [Signal<Value, Failure>.Event] = []
-    private(set) var isTerminated = false
+public struct ReferenceOutput<Value, Failure: Swift.Error> {
+    public private(set) var events: [Signal<Value, Failure>.Event] = []
+    public private(set) var isTerminated = false
 
-    mutating func deliver(_ event: Signal<Value, Failure>.Event) {
+    public mutating func deliver(_ event: Signal<Value, Failure>.Event) {
         guard !isTerminated else { return }
         events.append(event)
         if event.isTerminating { isTerminated = true }
@@ -31,16 +30,18 @@ struct ReferenceOutput<Value, Failure: Swift.Error> {
 }
 
 /// The two-input `combineLatest(with:)` before the engine.
-struct ReferenceCombineLatest<A, B, Failure: Swift.Error> {
-    typealias Tag = ReferencePair<Signal<A, Failure>.Event, Signal<B, Failure>.Event>
+public struct ReferenceCombineLatest<A, B, Failure: Swift.Error> {
+    public typealias Tag = ReferencePair<Signal<A, Failure>.Event, Signal<B, Failure>.Event>
 
-    var output = ReferenceOutput<(A, B), Failure>()
+    public var output = ReferenceOutput<(A, B), Failure>()
     private var latestFirst: A?
     private var latestSecond: B?
     private var firstCompleted = false
     private var secondCompleted = false
 
-    mutating func handle(_ tag: Tag) {
+    public init() {}
+
+    public mutating func handle(_ tag: Tag) {
         switch tag {
         case let .first(.value(value)):
             latestFirst = value
@@ -63,16 +64,18 @@ struct ReferenceCombineLatest<A, B, Failure: Swift.Error> {
 }
 
 /// The two-input `zip(with:)` before the engine.
-struct ReferenceZip<A, B, Failure: Swift.Error> {
-    typealias Tag = ReferencePair<Signal<A, Failure>.Event, Signal<B, Failure>.Event>
+public struct ReferenceZip<A, B, Failure: Swift.Error> {
+    public typealias Tag = ReferencePair<Signal<A, Failure>.Event, Signal<B, Failure>.Event>
 
-    var output = ReferenceOutput<(A, B), Failure>()
+    public var output = ReferenceOutput<(A, B), Failure>()
     private var firstQueue: [A] = []
     private var secondQueue: [B] = []
     private var firstCompleted = false
     private var secondCompleted = false
 
-    mutating func handle(_ tag: Tag) {
+    public init() {}
+
+    public mutating func handle(_ tag: Tag) {
         switch tag {
         case let .first(.value(value)):
             if secondQueue.isEmpty {
@@ -103,15 +106,15 @@ struct ReferenceZip<A, B, Failure: Swift.Error> {
 }
 
 /// Which two-input model a nested model is made of.
-enum ReferenceOperator: CaseIterable, CustomStringConvertible {
+public enum ReferenceOperator: CaseIterable, CustomStringConvertible, Sendable {
     case combineLatest, zip
 
-    var description: String { self == .combineLatest ? "combineLatest" : "zip" }
+    public var description: String { self == .combineLatest ? "combineLatest" : "zip" }
 }
 
 /// One two-input model over inputs that all carry `Int` and whose outputs
 /// are values as lists of `Int`, so that models can be nested.
-struct ReferenceNode {
+public struct ReferenceNode {
     private enum Model {
         case combineLatest(ReferenceCombineLatest<[Int], [Int], TestError>)
         case zip(ReferenceZip<[Int], [Int], TestError>)
@@ -120,13 +123,13 @@ struct ReferenceNode {
     private var model: Model
     private var delivered = 0
 
-    init(_ op: ReferenceOperator) {
+    public init(_ op: ReferenceOperator) {
         model = op == .combineLatest ? .combineLatest(.init()) : .zip(.init())
     }
 
     /// Hands `tag` to the model; returns the events it delivered because of
     /// it, each pair flattened into one list.
-    mutating func handle(_ tag: ReferencePair<Signal<[Int], TestError>.Event, Signal<[Int], TestError>.Event>)
+    public mutating func handle(_ tag: ReferencePair<Signal<[Int], TestError>.Event, Signal<[Int], TestError>.Event>)
         -> [Signal<[Int], TestError>.Event]
     {
         let events: [Signal<(([Int], [Int])), TestError>.Event]
@@ -156,12 +159,12 @@ struct ReferenceNode {
 /// as it can form no further pair, while the flat zip still waits for tuples
 /// that the values it holds can complete, and fails if an input fails
 /// meanwhile.
-struct ReferenceNested {
+public struct ReferenceNested {
     private var nodes: [ReferenceNode]
     private var inputTerminated: [Bool]
-    private(set) var output = ReferenceOutput<[Int], TestError>()
+    public private(set) var output = ReferenceOutput<[Int], TestError>()
 
-    init(_ op: ReferenceOperator, inputs: Int) {
+    public init(_ op: ReferenceOperator, inputs: Int) {
         precondition(inputs >= 2)
         nodes = Array(repeating: ReferenceNode(op), count: inputs - 1)
         inputTerminated = Array(repeating: false, count: inputs)
@@ -169,7 +172,7 @@ struct ReferenceNested {
 
     /// Node `k` takes input `k` as its first side and node `k + 1` (or, for
     /// the last node, the last input) as its second.
-    mutating func send(_ event: Signal<Int, TestError>.Event, toInput index: Int) {
+    public mutating func send(_ event: Signal<Int, TestError>.Event, toInput index: Int) {
         guard !inputTerminated[index] else { return }
         if event.isTerminating { inputTerminated[index] = true }
         let lifted = event.map { [$0] }
@@ -187,21 +190,21 @@ struct ReferenceNested {
 }
 
 /// The N-input `combineLatest(_:)` of a sequence before the engine.
-struct ReferenceCombineLatestN<Value, Failure: Swift.Error> {
-    var output = ReferenceOutput<[Value], Failure>()
+public struct ReferenceCombineLatestN<Value, Failure: Swift.Error> {
+    public var output = ReferenceOutput<[Value], Failure>()
     private let count: Int
     private var partial: [Value?]
     private var missing: Int
     private var latest: [Value] = []
     private var completed = 0
 
-    init(inputs count: Int) {
+    public init(inputs count: Int) {
         self.count = count
         partial = Array(repeating: nil, count: count)
         missing = count
     }
 
-    mutating func handle(index: Int, _ event: Signal<Value, Failure>.Event) {
+    public mutating func handle(index: Int, _ event: Signal<Value, Failure>.Event) {
         switch event {
         case let .value(value):
             if missing == 0 {
@@ -228,15 +231,15 @@ struct ReferenceCombineLatestN<Value, Failure: Swift.Error> {
 }
 
 /// The N-input `zip(_:)` of a sequence before the engine.
-struct ReferenceZipN<Value, Failure: Swift.Error> {
-    var output = ReferenceOutput<[Value], Failure>()
+public struct ReferenceZipN<Value, Failure: Swift.Error> {
+    public var output = ReferenceOutput<[Value], Failure>()
     private let count: Int
     private var queues: [[Value]]
     private var completed: [Bool]
     private var ready = 0
     private var completedCount = 0
 
-    init(inputs count: Int) {
+    public init(inputs count: Int) {
         self.count = count
         queues = Array(repeating: [], count: count)
         completed = Array(repeating: false, count: count)
@@ -248,7 +251,7 @@ struct ReferenceZipN<Value, Failure: Swift.Error> {
         return false
     }
 
-    mutating func handle(index: Int, _ event: Signal<Value, Failure>.Event) {
+    public mutating func handle(index: Int, _ event: Signal<Value, Failure>.Event) {
         switch event {
         case let .value(value):
             if queues[index].isEmpty { ready += 1 }

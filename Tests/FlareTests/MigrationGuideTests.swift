@@ -162,8 +162,7 @@ struct MigrationGuideTests {
         upload.values.observeValues { _ in onCaller.append(DispatchQueue.getSpecific(key: mainQueue) ?? false) }
         upload.apply(3).start()
         #expect(onCaller.items == [false])
-        let deadline = Date().addingTimeInterval(10)
-        while uploaded.items.count < 2, Date() < deadline { usleep(1_000) }
+        eventually { uploaded.items.count >= 2 }
         #expect(uploaded.items == [2, 6])
         withExtendedLifetime(upload) {}
     }
@@ -552,8 +551,7 @@ struct MigrationGuideTests {
         let waited = await SignalProducer<Int, TemperatureError>([5, 6]).wait()
         #expect((try? first?.get()) == 5)
         #expect((try? waited.get()) != nil)
-        let deadline = Date().addingTimeInterval(10)
-        while onMain.items.count < 2, Date() < deadline { try? await Task.sleep(nanoseconds: 1_000_000) }
+        await eventuallyAsync { onMain.items.count >= 2 }
         #expect(onMain.items == [true, true])
         delivered.dispose()
         enqueued.dispose()

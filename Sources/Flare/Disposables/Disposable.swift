@@ -13,6 +13,14 @@ public protocol Disposable: AnyObject, Sendable {
     var isDisposed: Bool { get }
 
     /// Releases the resource. Idempotent and thread-safe.
+    ///
+    /// Thread-safety: call from any thread, any number of times, also from
+    /// inside the work being disposed; only the first call has an effect.
+    /// Flare's disposables never wait for work in progress.
+    ///
+    /// - Complexity: O(1) for Flare's disposables of one resource (an
+    ///   observation, a run, a scheduled action), plus the action an
+    ///   `AnyDisposable` runs; O(n) for a `CompositeDisposable` of n.
     func dispose()
 }
 
@@ -66,9 +74,9 @@ public final class AnyDisposable: Disposable, @unchecked Sendable {
 /// Thread-safety: lock-free. Additions are pushed on an atomic stack; disposal
 /// seals the stack with one exchange and disposes what it took in the order
 /// of addition (first added, first disposed), as ReactiveSwift does; so a
-/// `Lifetime` runs its `observeEnded` actions in the order they were added. Handles that were removed are pruned when they come to
-/// outnumber the live ones, so a long-lived composite with many add/remove
-/// cycles stays bounded.
+/// `Lifetime` runs its `observeEnded` actions in the order they were added.
+/// Handles that were removed are pruned once 32 have accumulated, so a
+/// long-lived composite with many add/remove cycles stays bounded.
 ///
 /// Sendable: yes; adding and disposing are lock-free from any thread.
 public final class CompositeDisposable: Disposable, @unchecked Sendable {
@@ -136,6 +144,14 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
 
     /// Adds `disposable`; disposes it at once if the composite is disposed.
     ///
+    /// Thread-safety: lock-free; call from any thread, concurrently with
+    /// other additions, removals and `dispose()`.
+    ///
+    /// - Complexity: O(1): allocates one node and pushes it with a CAS,
+    ///   retried only when another thread changed the stack meanwhile.
+    ///   Disposing the returned handle is O(1), but every 32nd removal
+    ///   prunes the removed handles from the whole stack, O(n).
+    ///
     /// - Returns: A handle whose `dispose()` removes `disposable` again
     ///   without disposing it, or `nil` if nothing was added.
     @discardableResult
@@ -166,6 +182,9 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     /// Disposes every disposable added and not taken back out, in the order
     /// of addition, on the first call only. Lock-free, from any thread;
     /// later additions are disposed at once.
+    ///
+    /// - Complexity: O(n) for the n disposables added: one exchange seals
+    ///   the composite, then each is disposed.
     public func dispose() {
         // One exchange seals the stack: later pushes fail and dispose their own
         // node. acquiring: we now own the nodes pushed (released) before.

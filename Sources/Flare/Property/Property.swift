@@ -18,13 +18,29 @@ public final class Property<Value>: PropertyProtocol {
 
     /// Sends the current value, then every change; completes when the
     /// property ends (a composed property: when its sources end).
+    ///
+    /// Thread-safety: start from any thread.
+    ///
+    /// - Complexity: a start of a composed property's producer is O(1) plus
+    ///   its operators, as ``MutableProperty/producer``'s.
     public let producer: SignalProducer<Value, Never>
 
     /// Sends every change; completes when the property ends (a composed
     /// property: when its sources end).
+    ///
+    /// Thread-safety: observe from any thread.
+    ///
+    /// - Complexity: O(1): a stored signal.
     public let signal: Signal<Value, Never>
 
     /// The current value.
+    ///
+    /// Thread-safety: read from any thread; a read never waits for the
+    /// property's sources to deliver.
+    ///
+    /// - Complexity: O(1) and lock-free for a constant or composed property,
+    ///   as ``MutableProperty/value``'s get; what the wrapped property's read
+    ///   costs for `Property(capturing:)`.
     public var value: Value { read() }
 
     /// `value`, for the property-wrapper form.

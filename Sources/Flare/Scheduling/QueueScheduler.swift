@@ -56,6 +56,11 @@ public final class QueueScheduler: DateScheduler {
 
     /// Enqueues `action` on `queue`.
     ///
+    /// Thread-safety: call from any thread; the action runs on `queue`,
+    /// never inside `schedule`.
+    ///
+    /// - Complexity: O(1): one `DispatchQueue.async` and one disposable.
+    ///
     /// - Returns: A disposable that prevents `action` from running if it has
     ///   not started.
     @discardableResult
@@ -70,6 +75,8 @@ public final class QueueScheduler: DateScheduler {
 
     /// Runs `action` on `queue` once the wall clock reaches `date` (at once if
     /// `date` is past).
+    ///
+    /// - Complexity: O(1): one Dispatch timer source and one disposable.
     ///
     /// - Returns: A disposable that prevents `action` from running if it has
     ///   not started, and releases it at once.

@@ -21,6 +21,14 @@ import Foundation
 public protocol Scheduler: AnyObject, Sendable {
     /// Enqueues `action` on the scheduler.
     ///
+    /// Thread-safety: call from any thread; actions scheduled on one
+    /// scheduler never run concurrently with each other.
+    ///
+    /// - Complexity: O(1) for `QueueScheduler` and `UIScheduler` (plus the
+    ///   action, when `UIScheduler` or `ImmediateScheduler` runs it at
+    ///   once); O(n) for a `TestScheduler` with n pending actions, whose
+    ///   queue is a sorted array.
+    ///
     /// - Returns: A disposable that cancels the action if it has not started
     ///   yet, or `nil` if the action cannot be cancelled (for example because
     ///   it has already run).

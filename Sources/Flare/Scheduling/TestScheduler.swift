@@ -169,6 +169,8 @@ public final class TestScheduler: DateScheduler {
 
     /// Advances the clock by `interval`, running every action due by then.
     ///
+    /// Thread-safety and complexity: see `advance(to:)`.
+    ///
     /// - Precondition: `interval` is not negative.
     public func advance(by interval: DispatchTimeInterval) {
         advance(by: interval.timeInterval)
@@ -186,6 +188,14 @@ public final class TestScheduler: DateScheduler {
     /// Advances the clock to `newDate`, running every action due by then, in
     /// order, including actions that those actions schedule for dates up to
     /// `newDate`. Returns when none is left due.
+    ///
+    /// Thread-safety: call from any thread. The actions run on the calling
+    /// thread, outside the scheduler's mutex, so they may schedule, dispose,
+    /// advance or rewind on this scheduler.
+    ///
+    /// - Complexity: O(k · n) for k actions run out of n pending: each is
+    ///   taken off the front of the sorted queue, and a repeating one put
+    ///   back in place, O(n) each.
     ///
     /// - Precondition: `newDate` is not before `currentDate`.
     public func advance(to newDate: Date) {
@@ -317,19 +327,20 @@ extension TestScheduler {
     ///   reliable case: `sleep(for:)` and `sleep(until:)` run on their
     ///   caller's actor (they are `nonisolated(nonsending)`), so such a task
     ///   schedules its wake-up, and resumes from it, without leaving the main
-    ///   actor, and each suspension here yields the main actor ten times,
+    ///   actor, and each suspension here yields the main actor 25 times,
     ///   letting its queued jobs run first.
     /// - Other tasks, and tasks iterating `timer(interval:)` (an
     ///   `AsyncStream`, whose iteration hops to the global executor): each of
-    ///   the ten rounds also waits for a background-priority task that only
+    ///   the 25 rounds also waits for a background-priority task that only
     ///   yields, which gives jobs queued on the global executor their turn,
     ///   but a thread the system has descheduled may not have finished.
     ///
     /// A task blocked on anything else (I/O, a lock, another actor) is not
     /// waited for. Actions run on the main actor.
     ///
-    /// Cost: ten main-actor yields and ten short-lived tasks before the first
-    /// action and after each one.
+    /// - Complexity: that of the synchronous `advance(to:)`, plus 25
+    ///   main-actor yields and 25 short-lived tasks before the first action
+    ///   and after each one.
     ///
     /// - Precondition: `newDate` is not before `currentDate`.
     @MainActor
@@ -358,10 +369,9 @@ extension TestScheduler {
     /// global executor's queued jobs their turn.
     @MainActor
     private static func letReadyTasksRun() async {
-        // 25 rather than ReactiveSwift's 10: under a loaded machine a woken
-        // task's hop through the global executor took more turns (3 of 433
-        // runs of the timer test missed a tick with 10 next to four other
-        // test processes).
+        // More rounds than ReactiveSwift's 10: on a loaded machine a woken
+        // task's hop through the global executor takes more turns than
+        // that, and a task that has not hopped back misses the action.
         for _ in 0..<25 {
             await Task.yield()
             await Task.detached(priority: .background) { await Task.yield() }.value

@@ -44,17 +44,15 @@ public struct QueueLimit: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// No limit: a sender never waits, and the queue grows for as long as
-    /// senders outpace the delivering thread (Flare's behaviour before
-    /// contract 9).
+    /// senders outpace the delivering thread (contract 9's bound does not
+    /// hold).
     public static let unbounded = QueueLimit(_uncheckedEvents: 0)
 
-    /// 2,048 events. In the bench's contention scenario (two threads
-    /// sending as fast as they can, ten observers) the throughput did not
-    /// depend on the limit from 256 to 8,192 events, and was at or above
-    /// the unbounded queue's; 2,048 lets a burst of that many events pass
-    /// without any sender waiting while what is queued stays at 64 KB for
-    /// `Int` values and 512 KB for the largest pooled events (240-byte
-    /// payloads). See the README.
+    /// 2,048 events: a burst of that many events passes without any sender
+    /// waiting, while what is queued stays at 64 KB for `Int` values and
+    /// 512 KB for the largest pooled events (240-byte payloads). The bench's
+    /// contention scenario measures throughput against the limit (see the
+    /// README).
     public static let `default` = QueueLimit(_uncheckedEvents: 2048)
 
     /// Whether senders never wait.

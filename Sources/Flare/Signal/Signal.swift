@@ -71,6 +71,13 @@ public final class Signal<Value, Error: Swift.Error> {
 
     /// A signal and the observer that sends into it.
     ///
+    /// Thread-safety: call from any thread. The input may be sent to from
+    /// any number of threads at once: the signal delivers one event at a
+    /// time.
+    ///
+    /// - Complexity: O(1): a fixed number of allocations (the signal, its
+    ///   core, serial word and lifetime, and the input).
+    ///
     /// - Parameters:
     ///   - disposable: Disposed when the signal terminates.
     ///   - queueLimit: How many values sent from other threads may wait
@@ -105,7 +112,13 @@ public final class Signal<Value, Error: Swift.Error> {
 
     /// Attaches `observer`.
     ///
-    /// Lock-free and O(1) whatever the number of observers.
+    /// Thread-safety: lock-free; call from any thread, concurrently with
+    /// sends, other observes and disposals, and from inside an observer of
+    /// this signal. `observer` receives every event sent after `observe`
+    /// returns, never two at once.
+    ///
+    /// - Complexity: O(1) whatever the number of observers: allocates one
+    ///   entry and the disposable.
     ///
     /// - Returns: A disposable that detaches the observer, or `nil` if the
     ///   signal has already terminated (the observer is then sent

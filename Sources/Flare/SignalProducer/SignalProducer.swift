@@ -76,9 +76,15 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// the run and ends its lifetime. Once both the observer and the handle
     /// are released, the run is interrupted.
     ///
-    /// Cost per start: the run (which serializes the observer's sends
-    /// itself, as a root signal would: see `_HandlerRun`), its lifetime and
-    /// the observer, plus one closure per operator applied to the producer.
+    /// Thread-safety: start the producer from any thread, any number of
+    /// times at once; each start runs `startHandler` on the starting
+    /// thread, before `start` returns.
+    ///
+    /// - Complexity: O(1) to make the producer (one closure). Each start
+    ///   calls `startHandler` once and allocates the run (which serializes
+    ///   the observer's sends itself, as a root signal would), its lifetime
+    ///   and the observer, plus one closure per operator applied to the
+    ///   producer.
     @inlinable
     public init(_ startHandler: @escaping (Signal<Value, Error>.Observer, Lifetime) -> Void) {
         // One closure per producer, capturing the handler; each run holds

@@ -23,7 +23,11 @@ extension SignalProducer {
     /// (losing every observer and reference included), the run is
     /// interrupted too.
     ///
-    /// Cost: a start, plus one derived signal for the output.
+    /// Thread-safety: as `start(_:)`; `setup` runs on the calling thread,
+    /// before the start handler.
+    ///
+    /// - Complexity: that of `start(_:)`, plus one signal, with a serial
+    ///   word of its own, for the output.
     ///
     /// - Returns: What `setup` returns.
     @discardableResult
@@ -45,6 +49,15 @@ extension SignalProducer {
     /// its events reach `observer` one at a time, in order, with at most one
     /// terminal event. If an operator ends the run (`take(first:)` …), the
     /// source is interrupted and its lifetime ends.
+    ///
+    /// Thread-safety: call from any thread, concurrently with other starts
+    /// of the same producer. Dispose the returned disposable from any
+    /// thread, including from inside `observer`.
+    ///
+    /// - Complexity: O(k) for the k operators applied to the producer (the
+    ///   run and one closure per operator), plus the source's own work: a
+    ///   start handler runs on the calling thread before `start` returns,
+    ///   unless an operator such as `start(on:)` moves it.
     ///
     /// - Returns: A disposable that interrupts this run: `observer` receives
     ///   `interrupted`, and after `dispose()` returns nothing else is

@@ -168,10 +168,7 @@ struct TimeOperatorTests {
         }
         #expect(sent.wait(timeout: .now() + 10) == .success)
         // Let the last held value out, then end both.
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline, throttleProbe.lastValue != stressCount - 1 || debounceProbe.lastValue != stressCount - 1 {
-            usleep(1000)
-        }
+        eventually { throttleProbe.lastValue == stressCount - 1 && debounceProbe.lastValue == stressCount - 1 }
         input.sendCompleted()
         let done = DispatchSemaphore(value: 0)
         queue.schedule { queue.schedule { done.signal() } }

@@ -130,8 +130,7 @@ struct ReactiveExtensionsTests {
         #expect(runningTasks(of: session) == 1)
         disposable.dispose()
         #expect(events.items == ["interrupted"])
-        let deadline = Date().addingTimeInterval(10)
-        while runningTasks(of: session) > 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        eventually { runningTasks(of: session) == 0 }
         #expect(runningTasks(of: session) == 0)
         #expect(events.items == ["interrupted"])
     }

@@ -31,21 +31,8 @@ private final class WeakBox<T: AnyObject & Sendable>: Sendable {
     var value: T? { storage.withLock { $0.value } }
 }
 
-/// Generous: these waits only bound a hang; no assertion depends on speed.
-private let patience: DispatchTimeInterval = .seconds(10)
-
 private func waitFor(_ semaphore: DispatchSemaphore) -> Bool {
     semaphore.wait(timeout: .now() + patience) == .success
-}
-
-/// Polls `condition` until it holds or `patience` runs out.
-private func eventually(_ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(patience.timeInterval)
-    while !condition() {
-        if Date() > deadline { return false }
-        usleep(2_000)
-    }
-    return true
 }
 
 private let t0 = Date(timeIntervalSinceReferenceDate: 0)
@@ -53,8 +40,8 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
 
 // MARK: - Interval arithmetic
 
-@Suite struct TimeIntervalArithmeticTests {
-    @Test func secondsOfEachUnit() {
+@Suite("DispatchTimeInterval arithmetic") struct TimeIntervalArithmeticTests {
+    @Test("timeInterval of each unit in seconds; never is infinity") func secondsOfEachUnit() {
         #expect(DispatchTimeInterval.seconds(3).timeInterval == 3)
         #expect(DispatchTimeInterval.milliseconds(1500).timeInterval == 1.5)
         #expect(DispatchTimeInterval.microseconds(250).timeInterval == 0.000_25)
@@ -62,7 +49,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
         #expect(DispatchTimeInterval.never.timeInterval == .infinity)
     }
 
-    @Test func scalingIsInNanosecondsAndKeepsNever() {
+    @Test("scaling an interval gives nanoseconds; never, or an overflow, stays never") func scalingIsInNanosecondsAndKeepsNever() {
         #expect(DispatchTimeInterval.seconds(10) * 0.1 == .nanoseconds(1_000_000_000))
         #expect(DispatchTimeInterval.milliseconds(20) * 0.5 == .nanoseconds(10_000_000))
         #expect(DispatchTimeInterval.never * 0.1 == .never)
@@ -71,14 +58,14 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
 
     /// As in ReactiveSwift: a product too large for `Int` nanoseconds falls
     /// back to a coarser unit instead of becoming `.never`.
-    @Test func scalingALargeIntervalFallsBackToACoarserUnit() {
+    @Test("scaling past Int nanoseconds falls back to a coarser unit, as ReactiveSwift does") func scalingALargeIntervalFallsBackToACoarserUnit() {
         #expect(DispatchTimeInterval.seconds(Int.max) * 0.01 == .seconds(Int((Double(Int.max) * 0.01).rounded())))
         #expect(DispatchTimeInterval.seconds(100_000_000_000) * 0.5 == .microseconds(50_000_000_000_000_000))
         #expect(DispatchTimeInterval.seconds(1) * 0.000_000_000_4 == .nanoseconds(0))
         #expect(DispatchTimeInterval.seconds(1) * 0.000_000_000_6 == .nanoseconds(1))
     }
 
-    @Test func negation() {
+    @Test("negating an interval keeps its unit; never stays never") func negation() {
         #expect(-DispatchTimeInterval.seconds(2) == .seconds(-2))
         #expect(-DispatchTimeInterval.milliseconds(2) == .milliseconds(-2))
         #expect(-DispatchTimeInterval.microseconds(2) == .microseconds(-2))
@@ -86,7 +73,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
         #expect(-DispatchTimeInterval.never == .never)
     }
 
-    @Test func dateAndTimeIntervalConversions() {
+    @Test("Date plus an interval, and TimeInterval to DispatchTimeInterval, convert exactly; never is past the distant future") func dateAndTimeIntervalConversions() {
         #expect(t0.addingTimeInterval(DispatchTimeInterval.milliseconds(1500)) == at(1.5))
         #expect(t0.addingTimeInterval(DispatchTimeInterval.never) > .distantFuture)
         #expect((2.5 as TimeInterval).dispatchTimeInterval == .nanoseconds(2_500_000_000))
@@ -96,8 +83,8 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
 
 // MARK: - ImmediateScheduler
 
-@Suite struct ImmediateSchedulerTests {
-    @Test func runsSynchronouslyOnTheCallingThreadAndReturnsNil() {
+@Suite("ImmediateScheduler") struct ImmediateSchedulerTests {
+    @Test("ImmediateScheduler runs the action before schedule returns, on the calling thread, and returns nil") func runsSynchronouslyOnTheCallingThreadAndReturnsNil() {
         let scheduler = ImmediateScheduler()
         nonisolated(unsafe) var steps: [String] = []
         let disposable = scheduler.schedule { steps.append("action") }
@@ -106,7 +93,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
         #expect(disposable == nil)
     }
 
-    @Test func nestedSchedulingRunsInline() {
+    @Test("an action scheduled from an action runs inline, inside it") func nestedSchedulingRunsInline() {
         let scheduler = ImmediateScheduler()
         nonisolated(unsafe) var steps: [Int] = []
         scheduler.schedule {
@@ -120,13 +107,13 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
 
 // MARK: - TestScheduler
 
-@Suite struct TestSchedulerTests {
-    @Test func startsAtTheReferenceDateByDefault() {
+@Suite("TestScheduler") struct TestSchedulerTests {
+    @Test("a TestScheduler starts at the reference date unless given one") func startsAtTheReferenceDateByDefault() {
         #expect(TestScheduler().currentDate == t0)
         #expect(TestScheduler(startDate: at(42)).currentDate == at(42))
     }
 
-    @Test func nothingRunsUntilTheClockMoves() {
+    @Test("nothing scheduled runs until the clock is advanced") func nothingRunsUntilTheClockMoves() {
         let scheduler = TestScheduler()
         nonisolated(unsafe) var ran = 0
         scheduler.schedule { ran += 1 }
@@ -137,7 +124,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
         #expect(scheduler.currentDate == at(0.000_000_001))
     }
 
-    @Test func sameDateActionsRunInSchedulingOrder() {
+    @Test("actions due at the same date run in the order they were scheduled") func sameDateActionsRunInSchedulingOrder() {
         let scheduler = TestScheduler()
         nonisolated(unsafe) var order: [String] = []
         scheduler.schedule(after: at(5)) { order.append("A5") }
@@ -150,7 +137,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
         #expect(order == ["B3", "D3"] + (0..<50).map { "F\($0)" } + ["A5", "C5", "E5"])
     }
 
-    @Test func advanceRunsExactlyWhatIsDueAndSetsTheClockPerAction() {
+    @Test("advance runs exactly what is due, with the clock at each action's date while it runs") func advanceRunsExactlyWhatIsDueAndSetsTheClockPerAction() {
         let scheduler = TestScheduler()
         nonisolated(unsafe) var seen: [Date] = []
         for s in [1.0, 2, 3] { scheduler.schedule(after: at(s)) { seen.append(scheduler.currentDate) } }
@@ -165,7 +152,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
         #expect(scheduler.pendingCount == 0)
     }
 
-    @Test func delayIsCountedFromTheCurrentDate() {
+    @Test("a delay counts from the scheduler's current date, not from its start") func delayIsCountedFromTheCurrentDate() {
         let scheduler = TestScheduler(startDate: at(10))
         nonisolated(unsafe) var ran = false
         scheduler.schedule(after: .seconds(2)) { ran = true }
@@ -176,7 +163,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
         #expect(scheduler.currentDate == at(12))
     }
 
-    @Test func repeatingActionFiresOncePerIntervalWhileAdvancing() {
+    @Test("a repeating action fires once per interval that an advance crosses") func repeatingActionFiresOncePerIntervalWhileAdvancing() {
         let scheduler = TestScheduler()
         nonisolated(unsafe) var fired: [Date] = []
         let d = scheduler.schedule(after: at(1), interval: .seconds(2), leeway: .seconds(0)) {
@@ -194,7 +181,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
         #expect(scheduler.pendingCount == 0)
     }
 
-    @Test func defaultLeewayAndDelayFormsRepeatThroughTheProtocol() {
+    @Test("the protocol's default-leeway and delay forms of a repeating schedule repeat, and stop when disposed") func defaultLeewayAndDelayFormsRepeatThroughTheProtocol() {
         let scheduler = TestScheduler()
         let asProtocol: DateScheduler = scheduler
         nonisolated(unsafe) var a = 0
@@ -210,7 +197,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
         #expect(a == 3 && b == 3)
     }
 
-    @Test func neverIntervalRunsOnce() {
+    @Test("a repeating action with interval never runs once") func neverIntervalRunsOnce() {
         let scheduler = TestScheduler()
         nonisolated(unsafe) var ran = 0
         scheduler.schedule(after: at(1), interval: .never, leeway: .seconds(0)) { ran += 1 }
@@ -218,7 +205,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
         #expect(ran == 1)
     }
 
-    @Test func disposalRemovesAOneShotAction() {
+    @Test("disposing a one-shot action removes it: it never runs and nothing stays pending") func disposalRemovesAOneShotAction() {
         let scheduler = TestScheduler()
         nonisolated(unsafe) var ran = false
         let d = scheduler.schedule(after: at(1)) { ran = true }
@@ -231,7 +218,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
         #expect(!ran)
     }
 
-    @Test func actionDisposedByAnEarlierSameDateActionDoesNotRun() {
+    @Test("an action disposed by an earlier action due at the same date does not run") func actionDisposedByAnEarlierSameDateActionDoesNotRun() {
         let scheduler = TestScheduler()
         nonisolated(unsafe) var order: [Int] = []
         nonisolated(unsafe) var second: Disposable?
@@ -242,7 +229,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
         #expect(order == [1, 3])
     }
 
-    @Test func repeatingActionDisposingItselfStops() {
+    @Test("a repeating action that disposes itself does not run again") func repeatingActionDisposingItselfStops() {
         let scheduler = TestScheduler()
         nonisolated(unsafe) var fired = 0
         nonisolated(unsafe) var disposable: Disposable?
@@ -258,7 +245,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
         disposable = nil
     }
 
-    @Test func actionsScheduledByActionsRunInTheSameAdvanceWhenDue() {
+    @Test("actions scheduled by actions run within the same advance when they fall due in it") func actionsScheduledByActionsRunInTheSameAdvanceWhenDue() {
         let scheduler = TestScheduler()
         nonisolated(unsafe) var order: [String] = []
         scheduler.schedule(after: at(1)) {
@@ -273,7 +260,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
         #expect(order.last == "late@10")
     }
 
-    @Test func reentrantAdvanceFromAnActionKeepsOrderAndTheClockMonotonic() {
+    @Test("an advance from inside an action keeps the actions' order and never moves the clock back") func reentrantAdvanceFromAnActionKeepsOrderAndTheClockMonotonic() {
         let scheduler = TestScheduler()
         nonisolated(unsafe) var seen: [Date] = []
         scheduler.schedule(after: at(1)) {
@@ -292,7 +279,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
         #expect(seen == [at(1), at(2), at(4), at(5)])
     }
 
-    @Test func pastDueActionRunsWithoutMovingTheClockBack() {
+    @Test("an action scheduled in the past runs at the next advance without moving the clock back") func pastDueActionRunsWithoutMovingTheClockBack() {
         let scheduler = TestScheduler(startDate: at(10))
         nonisolated(unsafe) var seen: Date?
         scheduler.schedule(after: at(5)) { seen = scheduler.currentDate }
@@ -300,7 +287,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
         #expect(seen == at(10))
     }
 
-    @Test func rewindMovesTheClockBackAndQueuedDatesStay() {
+    @Test("rewind moves the clock back; queued actions keep their dates") func rewindMovesTheClockBackAndQueuedDatesStay() {
         let scheduler = TestScheduler()
         scheduler.advance(to: at(10))
         nonisolated(unsafe) var order: [String] = []
@@ -314,7 +301,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
         #expect(order == ["now6", "at11"])
     }
 
-    @Test func runDrainsEverythingAndEndsAtTheDistantFuture() {
+    @Test("run performs every pending action and leaves the clock at the distant future") func runDrainsEverythingAndEndsAtTheDistantFuture() {
         let scheduler = TestScheduler()
         nonisolated(unsafe) var ran: [Int] = []
         scheduler.schedule(after: at(1_000_000)) { ran.append(2) }
@@ -324,7 +311,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
         #expect(scheduler.currentDate == .distantFuture)
     }
 
-    @Test func concurrentSchedulingLosesNothing() {
+    @Test("actions scheduled from eight threads at once, some then disposed: each kept one runs once, no disposed one runs") func concurrentSchedulingLosesNothing() {
         let scheduler = TestScheduler()
         let log = Log<Int>()
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
@@ -338,7 +325,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
         #expect(log.values.sorted() == expected.sorted())
     }
 
-    @Test func sleepResumesWhenTheClockReachesItsDate() async throws {
+    @Test("sleep(for:) resumes only once the clock reaches its date") func sleepResumesWhenTheClockReachesItsDate() async throws {
         let scheduler = TestScheduler()
         let task = Task { @MainActor in try await scheduler.sleep(for: .seconds(5)) }
         #expect(await eventuallyAsync { scheduler.pendingCount == 1 })
@@ -349,7 +336,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
         #expect(scheduler.pendingCount == 0)
     }
 
-    @Test func sleepUntilADate() async throws {
+    @Test("sleep(until:) resumes when the clock reaches the date") func sleepUntilADate() async throws {
         let scheduler = TestScheduler()
         let task = Task { @MainActor in try await scheduler.sleep(until: at(3)) }
         #expect(await eventuallyAsync { scheduler.pendingCount == 1 })
@@ -357,7 +344,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
         try await task.value
     }
 
-    @Test func cancellingASleepThrowsAndRemovesTheWakeUp() async {
+    @Test("cancelling a sleeping task throws CancellationError and removes its wake-up") func cancellingASleepThrowsAndRemovesTheWakeUp() async {
         let scheduler = TestScheduler()
         let task = Task { @MainActor in try await scheduler.sleep(for: .seconds(5)) }
         #expect(await eventuallyAsync { scheduler.pendingCount == 1 })
@@ -366,7 +353,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
         #expect(scheduler.pendingCount == 0)
     }
 
-    @Test func sleepingInACancelledTaskThrowsAtOnce() async {
+    @Test("sleeping in an already cancelled task throws at once, scheduling nothing") func sleepingInACancelledTaskThrowsAtOnce() async {
         let scheduler = TestScheduler()
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
@@ -376,7 +363,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
         #expect(scheduler.pendingCount == 0)
     }
 
-    @Test func timerStreamYieldsEachTickAndStopsWhenCancelled() async {
+    @Test("timer yields the date of each tick and stops when its task is cancelled") func timerStreamYieldsEachTickAndStopsWhenCancelled() async {
         let scheduler = TestScheduler()
         let stream = scheduler.timer(interval: .seconds(1))
         #expect(scheduler.pendingCount == 1)
@@ -395,7 +382,7 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
 }
 
 extension TestSchedulerTests {
-    @Test func leavingATimerLoopDisposesTheTimer() async {
+    @Test("leaving a for-await loop over timer disposes the timer's action") func leavingATimerLoopDisposesTheTimer() async {
         let scheduler = TestScheduler()
         let consumer = Task { @MainActor in
             var dates: [Date] = []
@@ -412,7 +399,7 @@ extension TestSchedulerTests {
         advanceSynchronously(scheduler, by: .seconds(5))  // nothing left to feed
     }
 
-    @Test func timerStreamWaitsForTicks() async {
+    @Test("a timer's iterator waits for the clock to reach each tick") func timerStreamWaitsForTicks() async {
         let scheduler = TestScheduler()
         let stream = scheduler.timer(interval: .milliseconds(500))
         let consumer = Task {
@@ -444,28 +431,18 @@ private func advanceSynchronously(_ scheduler: TestScheduler, to date: Date) {
     scheduler.advance(to: date)
 }
 
-/// `eventually` for async tests: yields instead of sleeping the thread.
-///
-/// The tasks these tests wait for run on the main actor (`Task { @MainActor
-/// in … }`), not on the cooperative pool: under ThreadSanitizer, with the
-/// whole suite on two cores, tests that block pool threads once kept such a
-/// task from starting for the whole patience (seen in CI, debug TSan).
-private func eventuallyAsync(_ condition: () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(patience.timeInterval)
-    while !condition() {
-        if Date() > deadline { return false }
-        try? await Task.sleep(nanoseconds: 1_000_000)
-    }
-    return true
-}
+// The tasks the async tests wait for (`eventuallyAsync`) run on the main
+// actor (`Task { @MainActor in … }`), not on the cooperative pool: under
+// ThreadSanitizer, with the whole suite on two cores, tests that block pool
+// threads can keep a pool task from starting for the whole patience.
 
 // MARK: - TestScheduler from Swift concurrency
 
 /// The `@MainActor` async `advance`/`run`: a `@MainActor` test awaits them,
 /// and tasks that sleep on, or iterate a timer of, the scheduler are woken
 /// without any polling.
-@Suite @MainActor struct TestSchedulerAsyncTests {
-    @Test func awaitingAdvanceWakesATaskSleepingForAnInterval() async {
+@Suite("TestScheduler from Swift concurrency") @MainActor struct TestSchedulerAsyncTests {
+    @Test("await advance(by:) wakes a task sleeping for an interval, and returns after it ran") func awaitingAdvanceWakesATaskSleepingForAnInterval() async {
         let scheduler = TestScheduler()
         let woke = Log<Date>()
         // Inherits the main actor: it cannot even start until the test
@@ -484,7 +461,7 @@ private func eventuallyAsync(_ condition: () -> Bool) async -> Bool {
         #expect(await task.result.isSuccess)
     }
 
-    @Test func awaitingAdvanceWakesATaskSleepingUntilADate() async {
+    @Test("await advance(to:) wakes a task sleeping until a date, and returns after it ran") func awaitingAdvanceWakesATaskSleepingUntilADate() async {
         let scheduler = TestScheduler()
         let woke = Log<Date>()
         let task = Task {
@@ -500,7 +477,7 @@ private func eventuallyAsync(_ condition: () -> Bool) async -> Bool {
         #expect(await task.result.isSuccess)
     }
 
-    @Test func aTaskWokenByAnAdvanceRunsAndSleepsAgainWithinIt() async {
+    @Test("a task woken by an advance runs, and its next sleep due within the advance is woken by it too") func aTaskWokenByAnAdvanceRunsAndSleepsAgainWithinIt() async {
         let scheduler = TestScheduler()
         let woke = Log<Date>()
         let task = Task {
@@ -518,7 +495,7 @@ private func eventuallyAsync(_ condition: () -> Bool) async -> Bool {
         #expect(await task.result.isSuccess)
     }
 
-    @Test func timerTicksAtEachIntervalOfVirtualTime() async {
+    @Test("await advance delivers a timer's ticks at each interval of virtual time") func timerTicksAtEachIntervalOfVirtualTime() async {
         let scheduler = TestScheduler()
         let dates = Log<Date>()
         let mismatches = Log<Date>()
@@ -544,7 +521,7 @@ private func eventuallyAsync(_ condition: () -> Bool) async -> Bool {
         #expect(scheduler.pendingCount == 0)
     }
 
-    @Test func advanceRunsWhatIsDueNowOnTheMainActor() async {
+    @Test("await advance() runs what is due now, on the main actor") func advanceRunsWhatIsDueNowOnTheMainActor() async {
         let scheduler = TestScheduler()
         var string = ""
         scheduler.schedule { MainActor.assumeIsolated { string += "foo" } }
@@ -555,7 +532,7 @@ private func eventuallyAsync(_ condition: () -> Bool) async -> Bool {
         #expect(scheduler.currentDate == at(0.000_000_001))
     }
 
-    @Test func advanceByEitherIntervalTypeRunsWhatFallsDue() async {
+    @Test("await advance(by:) takes a DispatchTimeInterval or a TimeInterval and runs what falls due") func advanceByEitherIntervalTypeRunsWhatFallsDue() async {
         for useTimeInterval in [false, true] {
             let scheduler = TestScheduler()
             let ran = Log<String>()
@@ -570,7 +547,7 @@ private func eventuallyAsync(_ condition: () -> Bool) async -> Bool {
         }
     }
 
-    @Test func runDrainsEverythingInOrderIncludingWhatWokenTasksSchedule() async {
+    @Test("await run() performs everything in date order, including what the tasks it wakes schedule") func runDrainsEverythingInOrderIncludingWhatWokenTasksSchedule() async {
         let scheduler = TestScheduler()
         let ran = Log<String>()
         scheduler.schedule(after: at(15)) { ran.append("bar") }
@@ -589,7 +566,7 @@ private func eventuallyAsync(_ condition: () -> Bool) async -> Bool {
         #expect(await task.result.isSuccess)
     }
 
-    @Test func sleepingUntilADeadlineAlreadyReachedReturnsAtOnce() async throws {
+    @Test("sleeping until a date already reached returns at once, scheduling nothing") func sleepingUntilADeadlineAlreadyReachedReturnsAtOnce() async throws {
         let scheduler = TestScheduler(startDate: at(10))
         try await scheduler.sleep(until: at(10))
         try await scheduler.sleep(until: at(3))
@@ -600,7 +577,7 @@ private func eventuallyAsync(_ condition: () -> Bool) async -> Bool {
         try await queue.sleep(until: Date(timeIntervalSinceNow: -1))
     }
 
-    @Test func sleepingUntilAReachedDeadlineInACancelledTaskThrows() async {
+    @Test("sleeping until a reached date in a cancelled task throws") func sleepingUntilAReachedDeadlineInACancelledTaskThrows() async {
         let scheduler = TestScheduler(startDate: at(10))
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
@@ -620,7 +597,7 @@ extension Result {
 
 // MARK: - QueueScheduler
 
-@Suite struct QueueSchedulerTests {
+@Suite("QueueScheduler") struct QueueSchedulerTests {
     private static let key = DispatchSpecificKey<String>()
 
     /// A scheduler whose queue is tagged, so actions can tell where they run.
@@ -630,7 +607,7 @@ extension Result {
         return scheduler
     }
 
-    @Test func runsOnItsQueueAsynchronously() {
+    @Test("QueueScheduler runs an action on its queue, after schedule returns") func runsOnItsQueueAsynchronously() {
         let scheduler = taggedScheduler("own")
         let done = DispatchSemaphore(value: 0)
         let where_ = Log<String?>()
@@ -647,7 +624,7 @@ extension Result {
         #expect(d != nil)
     }
 
-    @Test func actionsRunSeriallyInOrder() {
+    @Test("actions run one at a time, in the order they were scheduled") func actionsRunSeriallyInOrder() {
         let scheduler = QueueScheduler()
         let log = Log<Int>()
         let done = DispatchSemaphore(value: 0)
@@ -666,7 +643,7 @@ extension Result {
         #expect(overlaps.load(ordering: .relaxed) == 0)
     }
 
-    @Test func targetingRunsThroughTheTargetQueue() {
+    @Test("a scheduler made with a target queue runs its actions through that queue") func targetingRunsThroughTheTargetQueue() {
         let target = DispatchQueue(label: "flare.test.target", attributes: .concurrent)
         target.setSpecific(key: Self.key, value: "target")
         let scheduler = QueueScheduler(qos: .utility, name: "flare.test.targeting", targeting: target)
@@ -677,7 +654,7 @@ extension Result {
         #expect(seen.values == ["target"])
     }
 
-    @Test func defaultQoSIsUnspecifiedSoTheQueueInheritsItsCallers() {
+    @Test("the default QoS is unspecified, so the queue inherits its callers' QoS") func defaultQoSIsUnspecifiedSoTheQueueInheritsItsCallers() {
         // ReactiveSwift 7.2: a defaulted qos leaves the queue unspecified, so
         // work inherits the QoS of whoever schedules it.
         #expect(QueueScheduler().queue.qos == .unspecified)
@@ -685,7 +662,7 @@ extension Result {
         #expect(QueueScheduler(qos: .utility).queue.qos.qosClass == .utility)
     }
 
-    @Test func disposedBeforeStartingNeverRuns() {
+    @Test("an action disposed before it starts never runs") func disposedBeforeStartingNeverRuns() {
         let scheduler = QueueScheduler()
         let gate = DispatchSemaphore(value: 0)
         let done = DispatchSemaphore(value: 0)
@@ -700,7 +677,7 @@ extension Result {
         #expect(log.values == ["kept"])
     }
 
-    @Test func pastDatesRunAsSoonAsPossibleOnTheQueue() {
+    @Test("an action scheduled for a past date runs as soon as possible, on the queue") func pastDatesRunAsSoonAsPossibleOnTheQueue() {
         let scheduler = taggedScheduler("past")
         let done = DispatchSemaphore(value: 0)
         let seen = Log<String?>()
@@ -711,7 +688,7 @@ extension Result {
         #expect(seen.values == ["past", "past", "past"])
     }
 
-    @Test func futureDateRunsNotBeforeItsDate() {
+    @Test("an action scheduled for a future date does not run before it") func futureDateRunsNotBeforeItsDate() {
         let scheduler = QueueScheduler()
         let date = Date().addingTimeInterval(0.05)
         let ranAt = Log<Date>()
@@ -722,7 +699,7 @@ extension Result {
         #expect(ranAt.values.first.map { $0 >= date.addingTimeInterval(-0.001) } == true)
     }
 
-    @Test func disposingATimedActionPreventsItAndReleasesIt() {
+    @Test("disposing a timed action keeps it from running and releases it") func disposingATimedActionPreventsItAndReleasesIt() {
         let scheduler = QueueScheduler()
         let log = Log<String>()
         var probe: Probe? = Probe()
@@ -743,7 +720,7 @@ extension Result {
         #expect(log.values.isEmpty)
     }
 
-    @Test func oneShotTimerIsReleasedAfterFiring() {
+    @Test("a one-shot timed action is released once it has run") func oneShotTimerIsReleasedAfterFiring() {
         let scheduler = QueueScheduler()
         var probe: Probe? = Probe()
         let weakProbe = WeakBox(probe!)
@@ -754,7 +731,7 @@ extension Result {
         #expect(eventually { weakProbe.value == nil })
     }
 
-    @Test func repeatingActionDisposedFromInsideStopsAtOnce() {
+    @Test("a repeating action disposed from inside itself never runs again") func repeatingActionDisposedFromInsideStopsAtOnce() {
         let scheduler = QueueScheduler()
         let fired = Atomic<Int>(0)
         let third = DispatchSemaphore(value: 0)
@@ -778,7 +755,7 @@ extension Result {
         #expect(fired.load(ordering: .relaxed) == 3)
     }
 
-    @Test func repeatingActionDisposedFromAnotherThreadStops() {
+    @Test("a repeating action disposed from another thread stops") func repeatingActionDisposedFromAnotherThreadStops() {
         let scheduler = QueueScheduler()
         let fired = Atomic<Int>(0)
         let started = DispatchSemaphore(value: 0)
@@ -797,7 +774,7 @@ extension Result {
         #expect(fired.load(ordering: .relaxed) <= atDispose + 1)
     }
 
-    @Test func repeatingTimerLivesWithoutItsDisposableAndDiesWithDisposal() {
+    @Test("a repeating action runs on while its disposable is dropped, and is released once disposed") func repeatingTimerLivesWithoutItsDisposableAndDiesWithDisposal() {
         let scheduler = QueueScheduler()
         let fired = Atomic<Int>(0)
         let thrice = DispatchSemaphore(value: 0)
@@ -817,7 +794,7 @@ extension Result {
         #expect(eventually { weakProbe.value == nil && weakDisposable.value == nil })
     }
 
-    @Test func mainSchedulerRunsOnTheMainQueue() {
+    @Test("QueueScheduler.main runs its actions on the main queue") func mainSchedulerRunsOnTheMainQueue() {
         let key = DispatchSpecificKey<String>()
         DispatchQueue.main.setSpecific(key: key, value: "main")
         let seen = Log<String?>()
@@ -827,14 +804,14 @@ extension Result {
         #expect(seen.values == ["main"])
     }
 
-    @Test func currentDateIsTheWallClock() {
+    @Test("currentDate is the wall clock") func currentDateIsTheWallClock() {
         let before = Date()
         let now = QueueScheduler().currentDate
         let after = Date()
         #expect(before <= now && now <= after)
     }
 
-    @Test func wallTimeClampsDatesDispatchCannotExpress() {
+    @Test("wallTime(for:): the distant or an infinite future stays distant, the distant past becomes now, other dates are exact to the nanosecond") func wallTimeClampsDatesDispatchCannotExpress() {
         #expect(QueueScheduler.wallTime(for: .distantFuture) == .distantFuture)
         #expect(QueueScheduler.wallTime(for: Date(timeIntervalSince1970: .infinity)) == .distantFuture)
         let now = DispatchWallTime.now()

@@ -181,14 +181,15 @@ private final class ProducerSchedule: @unchecked Sendable {
         }
         for pipe in pipes { pipe.input.sendCompleted() }
         let all = runs.withLock { $0 }
-        let deadline = Date().addingTimeInterval(20)
         // A flattened run may still be waiting for inners that send from
         // other threads after its source has ended: wait for its terminal
         // event too.
-        while Date() < deadline, all.contains(where: { record in
-            record.cleanups.load(ordering: .relaxed) < record.starts.load(ordering: .relaxed)
-                || !record.events.withLock { $0.contains { $0.event != "v" } }
-        }) { usleep(1000) }
+        eventually(within: 2 * patience) {
+            !all.contains(where: { record in
+                record.cleanups.load(ordering: .relaxed) < record.starts.load(ordering: .relaxed)
+                    || !record.events.withLock { $0.contains { $0.event != "v" } }
+            })
+        }
         for record in all { record.disposable.withLock { $0 = nil } }
         return check(all)
     }

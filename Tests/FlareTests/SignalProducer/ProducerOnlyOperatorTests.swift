@@ -192,8 +192,7 @@ struct ProducerOnlyOperatorTests {
         #expect(asynchronous.first() == .success(9))
         // The disposal may find the value's delivery still returning on the
         // other thread: `interrupted`, and the cleanup, follow it there.
-        let deadline = Date().addingTimeInterval(5)
-        while cleanups.count == 0, Date() < deadline { usleep(1000) }
+        eventually { cleanups.count > 0 }
         #expect(cleanups.count == 1)
     }
 }

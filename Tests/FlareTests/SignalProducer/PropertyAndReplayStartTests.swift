@@ -9,8 +9,8 @@ import Testing
 /// tests pin the windows that design opens: a start while another thread
 /// delivers (its first value at once, then the later changes behind it), a
 /// dispose racing the domain's deliveries, and what a run releases.
-@Suite("Property and replay runs relayed from their domain")
-struct DomainRelayTests {
+@Suite("Property and replay producers: starts racing deliveries and disposals")
+struct PropertyAndReplayStartTests {
     /// Holds the property's domain on another thread: `property.value = 1`
     /// runs there, and its observer waits inside the delivery until
     /// `release` is called.

@@ -7,7 +7,7 @@ import Testing
 /// (no root signal): sends from several threads, reentrant sends, prompt
 /// interruption, termination closing the run, and what the run releases.
 @Suite("SignalProducer start handler: the run serializes its own sends")
-struct ProducerHandlerRunTests {
+struct StartHandlerSerializationTests {
     @Test("sends from four threads into one run: each value once, never concurrently, per-sender order, one completion")
     func sendsFromSeveralThreads() {
         let perThread = runningUnderSanitizer ? 2_000 : 20_000

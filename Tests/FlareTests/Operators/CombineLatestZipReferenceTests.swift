@@ -21,8 +21,8 @@ private typealias Make = ([Signal<Int, TestError>]) -> Signal<[Int], TestError>
 ///
 /// Seeded and reproducible: a failure reports its seed, `FLARE_SEED=n`
 /// replays from it, `FLARE_SOAK=n` multiplies the number of scripts.
-@Suite("combineLatest and zip engines against the two-input references")
-struct MultiInputEngineTests {
+@Suite("combineLatest and zip at every arity against reference models")
+struct CombineLatestZipReferenceTests {
     private static let environment = ProcessInfo.processInfo.environment
     private static let soak = Int(environment["FLARE_SOAK"] ?? "") ?? 1
     private static let baseSeed = UInt64(environment["FLARE_SEED"] ?? "")

@@ -10,8 +10,8 @@ import Testing
 /// asynchronous operator. A flatten of a `Signal` keeps its inner runs once
 /// the outer completes. A synchronous inner that never ends stops within an
 /// event of its flatten's disposal from another thread.
-@Suite("Run cancellation: disposal reaches the run's lifetime and inner runs")
-struct RunCancellationTests {
+@Suite("SignalProducer disposal reaches the lifetime, inner producers and upstream")
+struct ProducerDisposalTests {
     /// A start handler that adds `added` to the run's lifetime, sends
     /// nothing and drops its observer.
     private func silentProducer(adding added: Disposable) -> SignalProducer<Int, Never> {

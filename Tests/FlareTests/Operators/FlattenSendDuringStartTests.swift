@@ -8,7 +8,7 @@ import Testing
 /// order, the drop of a replaced inner's later events, and the disposal of
 /// an inner dropped while it starts.
 @Suite("flatten: inners that send while they start")
-struct FlattenStartingInnerTests {
+struct FlattenSendDuringStartTests {
     /// Inner `k` sends `10k`, `10k + 1`, then completes, at each start.
     private static func inner(_ k: Int) -> SignalProducer<Int, Never> {
         SignalProducer(values: 10 * k, 10 * k + 1)

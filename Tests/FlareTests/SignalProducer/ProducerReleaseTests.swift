@@ -6,8 +6,8 @@ import Testing
 /// The start path's ownership: a run's chain holds the run unowned, a
 /// synchronous source lives in its run and is released when the run ends,
 /// and a root signal holds its run for as long as it may deliver.
-@Suite("SignalProducer start path: who holds the run, what a run releases")
-struct ProducerStartPathTests {
+@Suite("SignalProducer: what a started producer keeps alive and releases")
+struct ProducerReleaseTests {
     @Test("a run whose handle is released keeps delivering, from another thread, until it ends")
     func releasedHandleKeepsDelivering() {
         weak var weakCanary: Canary?
