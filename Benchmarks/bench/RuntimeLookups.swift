@@ -87,7 +87,153 @@ func lookupScenarios() -> [LookupScenario] {
             signal.debounce(0.1, on: scheduler).skipRepeats().observeValues { total.value &+= $0 }
             return ({ input.send(value: $0); scheduler.advance(by: .milliseconds(200)) }, [total, scheduler])
         },
+        LookupScenario(name: "throttle on a TestScheduler, advanced per event", guarded: false) {
+            let scheduler = TestScheduler()
+            let (signal, input) = Signal<Int, Never>.pipe()
+            let total = Box()
+            signal.throttle(0.1, on: scheduler).observeValues { total.value &+= $0 }
+            return ({ input.send(value: $0); scheduler.advance(by: .milliseconds(200)) }, [total, scheduler])
+        },
+        LookupScenario(name: "delay on a TestScheduler, advanced per event", guarded: false) {
+            let scheduler = TestScheduler()
+            let (signal, input) = Signal<Int, Never>.pipe()
+            let total = Box()
+            signal.delay(0.1, on: scheduler).observeValues { total.value &+= $0 }
+            return ({ input.send(value: $0); scheduler.advance(by: .milliseconds(200)) }, [total, scheduler])
+        },
+        LookupScenario(name: "observe(on:) a TestScheduler, advanced per event", guarded: false) {
+            let scheduler = TestScheduler()
+            let (signal, input) = Signal<Int, Never>.pipe()
+            let total = Box()
+            signal.observe(on: scheduler).observeValues { total.value &+= $0 }
+            return ({ input.send(value: $0); scheduler.advance() }, [total, scheduler])
+        },
+        LookupScenario(name: "MutableProperty set, no observer", guarded: true) {
+            let property = MutableProperty(0)
+            return ({ property.value = $0 }, [property])
+        },
+        LookupScenario(name: "MutableProperty set, one signal observer", guarded: true) {
+            let property = MutableProperty(0)
+            let total = Box()
+            property.signal.observeValues { total.value &+= $0 }
+            return ({ property.value = $0 }, [total, property])
+        },
+        LookupScenario(name: "MutableProperty set, a mapped property observed", guarded: false) {
+            let property = MutableProperty(0)
+            let total = Box()
+            let mapped = property.map { $0 &* 2 }
+            mapped.producer.startWithValues { total.value &+= $0 }
+            return ({ property.value = $0 }, [total, property, mapped])
+        },
+        LookupScenario(name: "MutableProperty set, a signal observer and a mapped property", guarded: false) {
+            let property = MutableProperty(0)
+            let total = Box()
+            property.signal.observeValues { total.value &+= $0 }
+            let mapped = property.map { $0 &* 2 }
+            mapped.producer.startWithValues { total.value &+= $0 }
+            return ({ property.value = $0 }, [total, property, mapped])
+        },
+        LookupScenario(name: "Property.combineLatest of three MutableProperty, one set", guarded: false) {
+            let a = MutableProperty(0), b = MutableProperty(0), c = MutableProperty(0)
+            let total = Box()
+            let combined = Property.combineLatest(a, b, c)
+            combined.producer.startWithValues { total.value &+= $0.0 &+ $0.1 &+ $0.2 }
+            return ({ a.value = $0 }, [total, a, b, c, combined])
+        },
+        LookupScenario(name: "<~ binding a pipe into a MutableProperty", guarded: false) {
+            let (signal, input) = Signal<Int, Never>.pipe()
+            let target = MutableProperty(0)
+            let total = Box()
+            target.signal.observeValues { total.value &+= $0 }
+            target <~ signal
+            return ({ input.send(value: $0) }, [total, target])
+        },
+        LookupScenario(name: "Property(initial:then:) of a pipe, observed", guarded: false) {
+            let (signal, input) = Signal<Int, Never>.pipe()
+            let total = Box()
+            let property = Property(initial: 0, then: signal)
+            property.signal.observeValues { total.value &+= $0 }
+            return ({ input.send(value: $0) }, [total, property])
+        },
+        LookupScenario(name: "skipRepeats", guarded: true) {
+            let (signal, input) = Signal<Int, Never>.pipe()
+            let total = Box()
+            signal.skipRepeats().observeValues { total.value &+= $0 }
+            return ({ input.send(value: $0) }, [total])
+        },
+        LookupScenario(name: "combinePrevious", guarded: true) {
+            let (signal, input) = Signal<Int, Never>.pipe()
+            let total = Box()
+            signal.combinePrevious(0).observeValues { total.value &+= $0.0 &+ $0.1 }
+            return ({ input.send(value: $0) }, [total])
+        },
+        LookupScenario(name: "scan", guarded: true) {
+            let (signal, input) = Signal<Int, Never>.pipe()
+            let total = Box()
+            signal.scan(0) { $0 &+ $1 }.observeValues { total.value &+= $0 }
+            return ({ input.send(value: $0) }, [total])
+        },
+        LookupScenario(name: "collect(count: 4)", guarded: true) {
+            let (signal, input) = Signal<Int, Never>.pipe()
+            let total = Box()
+            signal.collect(count: 4).observeValues { total.value &+= $0.count }
+            return ({ input.send(value: $0) }, [total])
+        },
+        LookupScenario(name: "merge of two pipes", guarded: true) {
+            let (a, inputA) = Signal<Int, Never>.pipe()
+            let (b, inputB) = Signal<Int, Never>.pipe()
+            let total = Box()
+            Signal.merge(a, b).observeValues { total.value &+= $0 }
+            return ({ ($0 & 1 == 0 ? inputA : inputB).send(value: $0) }, [total])
+        },
+        LookupScenario(name: "combineLatest of two pipes", guarded: true) {
+            let (a, inputA) = Signal<Int, Never>.pipe()
+            let (b, inputB) = Signal<Int, Never>.pipe()
+            let total = Box()
+            Signal.combineLatest(a, b).observeValues { total.value &+= $0.0 &+ $0.1 }
+            inputB.send(value: 0)
+            return ({ inputA.send(value: $0) }, [total])
+        },
+        LookupScenario(name: "flatMap(.latest) into a request producer with retry, timeout, on", guarded: false) {
+            let scheduler = TestScheduler()
+            let (signal, input) = Signal<Int, RequestError>.pipe()
+            let total = Box()
+            signal.flatMap(.latest) { query in
+                SignalProducer<Int, RequestError> { observer, lifetime in
+                    lifetime += scheduler.schedule {
+                        observer.send(value: query)
+                        observer.sendCompleted()
+                    }
+                }
+                .retry(upTo: 2)
+                .timeout(after: 1, raising: .timedOut, on: scheduler)
+                .on(started: { total.value &+= 1 }, terminated: { total.value &+= 1 })
+            }
+            .observeValues { total.value &+= $0 }
+            return ({ input.send(value: $0); scheduler.advance(by: .seconds(2)) }, [total, scheduler])
+        },
+        LookupScenario(name: "flatMap(.concurrent(limit: 4)) into producers on a TestScheduler", guarded: false) {
+            let scheduler = TestScheduler()
+            let (signal, input) = Signal<Int, Never>.pipe()
+            let total = Box()
+            signal.flatMap(.concurrent(limit: 4)) { value in
+                SignalProducer<Int, Never>(value: value).start(on: scheduler)
+            }
+            .observeValues { total.value &+= $0 }
+            return ({ input.send(value: $0); scheduler.advance() }, [total, scheduler])
+        },
+        LookupScenario(name: "Action.apply(_:).start()", guarded: false) {
+            let total = Box()
+            let action = Action<Int, Int, Never> { SignalProducer(value: $0) }
+            action.values.observeValues { total.value &+= $0 }
+            return ({ action.apply($0).start() }, [total, action])
+        },
     ]
+}
+
+/// The failure of the scenarios' request producers.
+enum RequestError: Error {
+    case timedOut
 }
 
 /// A counter the scenarios' observers add to, so that no work is optimized
