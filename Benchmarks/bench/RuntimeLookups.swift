@@ -138,7 +138,7 @@ func lookupScenarios() -> [LookupScenario] {
             combined.producer.startWithValues { total.value &+= $0.0 &+ $0.1 &+ $0.2 }
             return ({ a.value = $0 }, [total, a, b, c, combined])
         },
-        LookupScenario(name: "<~ binding a pipe into a MutableProperty", guarded: false) {
+        LookupScenario(name: "<~ binding a pipe into a MutableProperty", guarded: true) {
             let (signal, input) = Signal<Int, Never>.pipe()
             let target = MutableProperty(0)
             let total = Box()

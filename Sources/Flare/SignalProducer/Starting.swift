@@ -26,6 +26,7 @@ extension SignalProducer {
     /// Cost: a start, plus one derived signal for the output.
     ///
     /// - Returns: What `setup` returns.
+    @inlinable
     @discardableResult
     public func startWithSignal<Result>(
         _ setup: (_ signal: Signal<Value, Error>, _ interruptHandle: Disposable) -> Result
