@@ -78,7 +78,7 @@ func lookupScenarios() -> [LookupScenario] {
             signal.flatMap(.latest) { SignalProducer<Int, Never>(value: $0) }.observeValues { total.value &+= $0 }
             return ({ input.send(value: $0) }, [total])
         },
-        LookupScenario(name: "MutableProperty set, a signal observer and a mapped property", guarded: false) {
+        LookupScenario(name: "MutableProperty set, a signal observer and a mapped property", guarded: true) {
             let property = MutableProperty(0)
             let total = Box()
             property.signal.observeValues { total.value &+= $0 }
@@ -124,7 +124,7 @@ func lookupScenarios() -> [LookupScenario] {
             property.signal.observeValues { total.value &+= $0 }
             return ({ property.value = $0 }, [total, property])
         },
-        LookupScenario(name: "MutableProperty set, a mapped property observed", guarded: false) {
+        LookupScenario(name: "MutableProperty set, a mapped property observed", guarded: true) {
             let property = MutableProperty(0)
             let total = Box()
             let mapped = property.map { $0 &* 2 }
@@ -146,7 +146,7 @@ func lookupScenarios() -> [LookupScenario] {
             target <~ signal
             return ({ input.send(value: $0) }, [total, target])
         },
-        LookupScenario(name: "Property(initial:then:) of a pipe, observed", guarded: false) {
+        LookupScenario(name: "Property(initial:then:) of a pipe, observed", guarded: true) {
             let (signal, input) = Signal<Int, Never>.pipe()
             let total = Box()
             let property = Property(initial: 0, then: signal)
