@@ -220,7 +220,7 @@ func lookupScenarios() -> [LookupScenario] {
             .observeValues { total.value &+= $0 }
             return ({ input.send(value: $0); scheduler.advance() }, [total, scheduler])
         },
-        LookupScenario(name: "Action.apply(_:).start()", guarded: false) {
+        LookupScenario(name: "Action.apply(_:).start()", guarded: true) {
             let total = Box()
             let action = Action<Int, Int, Never> { SignalProducer(value: $0) }
             action.values.observeValues { total.value &+= $0 }
