@@ -131,7 +131,7 @@ func lookupScenarios() -> [LookupScenario] {
             mapped.producer.startWithValues { total.value &+= $0 }
             return ({ property.value = $0 }, [total, property, mapped])
         },
-        LookupScenario(name: "Property.combineLatest of three MutableProperty, one set", guarded: false) {
+        LookupScenario(name: "Property.combineLatest of three MutableProperty, one set", guarded: true) {
             let a = MutableProperty(0), b = MutableProperty(0), c = MutableProperty(0)
             let total = Box()
             let combined = Property.combineLatest(a, b, c)
