@@ -192,7 +192,7 @@ func lookupScenarios() -> [LookupScenario] {
             inputB.send(value: 0)
             return ({ inputA.send(value: $0) }, [total])
         },
-        LookupScenario(name: "flatMap(.latest) into a request producer with retry, timeout, on", guarded: false) {
+        LookupScenario(name: "flatMap(.latest) into a request producer with retry, timeout, on", guarded: true) {
             let scheduler = TestScheduler()
             let (signal, input) = Signal<Int, RequestError>.pipe()
             let total = Box()
