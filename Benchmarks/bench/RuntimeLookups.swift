@@ -226,6 +226,41 @@ func lookupScenarios() -> [LookupScenario] {
             action.values.observeValues { total.value &+= $0 }
             return ({ action.apply($0).start() }, [total, action])
         },
+        LookupScenario(name: "MutableProperty.modify, one signal observer", guarded: true) {
+            let property = MutableProperty(0)
+            let total = Box()
+            property.signal.observeValues { total.value &+= $0 }
+            return ({ value in property.modify { $0 = value } }, [total, property])
+        },
+        LookupScenario(name: "SignalProducer(value:).then(_:) start", guarded: true) {
+            let total = Box()
+            let next = SignalProducer<Int, Never>(value: 1)
+            return ({ SignalProducer<Int, Never>(value: $0).then(next).startWithValues { total.value &+= $0 } }, [total])
+        },
+        LookupScenario(name: "SignalProducer(value:).take(until:) start", guarded: false) {
+            let total = Box()
+            let trigger = SignalProducer<(), Never>.never
+            return ({ SignalProducer<Int, Never>(value: $0).take(until: trigger).startWithValues { total.value &+= $0 } }, [total])
+        },
+        LookupScenario(name: "a pipe's producer withLatest(from:) a property's producer", guarded: true) {
+            let (signal, input) = Signal<Int, Never>.pipe()
+            let property = MutableProperty(1)
+            let total = Box()
+            SignalProducer(signal).withLatest(from: property.producer).startWithValues { total.value &+= $0.0 &+ $0.1 }
+            return ({ input.send(value: $0) }, [total, property])
+        },
+        LookupScenario(name: "group(by:) into four groups", guarded: true) {
+            let (signal, input) = Signal<Int, Never>.pipe()
+            let total = Box()
+            signal.group(by: { $0 & 3 }).observeValues { _, group in group.observeValues { total.value &+= $0 } }
+            return ({ input.send(value: $0) }, [total])
+        },
+        LookupScenario(name: "Signal.unserializedPipe send", guarded: true) {
+            let (signal, input) = Signal<Int, Never>.unserializedPipe()
+            let total = Box()
+            signal.observeValues { total.value &+= $0 }
+            return ({ input.send(value: $0) }, [total])
+        },
     ]
 }
 

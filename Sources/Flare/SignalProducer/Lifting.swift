@@ -73,6 +73,7 @@ extension SignalProducer {
     /// order), and forwards what `transform` makes of their signals.
     ///
     /// - Returns: A function from the right-hand producer to the result.
+    @inlinable
     public func lift<U, F, V, G>(
         _ transform: @escaping (Signal<Value, Error>) -> (Signal<U, F>) -> Signal<V, G>
     ) -> (SignalProducer<U, F>) -> SignalProducer<V, G> {
@@ -87,6 +88,7 @@ extension SignalProducer {
     /// Disposing a run of the result interrupts both runs.
     ///
     /// - Returns: A function from the right-hand producer to the result.
+    @inlinable
     public func liftRight<U, F, V, G>(
         _ transform: @escaping (Signal<Value, Error>) -> (Signal<U, F>) -> Signal<V, G>
     ) -> (SignalProducer<U, F>) -> SignalProducer<V, G> {
@@ -110,6 +112,7 @@ extension SignalProducer {
     /// Disposing a run of the result interrupts both runs.
     ///
     /// - Returns: A function from the right-hand producer to the result.
+    @inlinable
     public func liftLeft<U, F, V, G>(
         _ transform: @escaping (Signal<Value, Error>) -> (Signal<U, F>) -> Signal<V, G>
     ) -> (SignalProducer<U, F>) -> SignalProducer<V, G> {
