@@ -81,6 +81,7 @@ public final class Action<Input, Output, Error: Swift.Error> {
     /// Made from ``events`` on first use (the same signal every time): an
     /// observer sees the values of the executions that send them after it
     /// attached, as with any signal.
+    @inlinable
     public var values: Signal<Output, Never> {
         if let made = _valuesSlot.load() { return made }
         return _valuesSlot.storeIfNil(events.compactMap { $0.value })
@@ -90,6 +91,7 @@ public final class Action<Input, Output, Error: Swift.Error> {
     /// those are on ``disabledErrors``).
     ///
     /// Made from ``events`` on first use, as ``values``.
+    @inlinable
     public var errors: Signal<Error, Never> {
         if let made = _errorsSlot.load() { return made }
         return _errorsSlot.storeIfNil(events.compactMap { $0.error })
@@ -103,6 +105,7 @@ public final class Action<Input, Output, Error: Swift.Error> {
     /// or was interrupted).
     ///
     /// Made from ``events`` on first use, as ``values``.
+    @inlinable
     public var completed: Signal<(), Never> {
         if let made = _completedSlot.load() { return made }
         return _completedSlot.storeIfNil(events.compactMap { $0.isCompleted ? () : nil })

@@ -236,11 +236,13 @@ extension SignalProducer {
     /// `Signal.combineLatest(with:)` of a run of this producer and one of
     /// `other`, this one started first. Each start starts both; disposing
     /// the run interrupts both.
+    @inlinable
     public func combineLatest<U>(with other: SignalProducer<U, Error>) -> SignalProducer<(Value, U), Error> {
         liftLeft { left in { right in left.combineLatest(with: right) } }(other)
     }
 
     /// `combineLatest(with:)` with a producer-convertible of any type.
+    @inlinable
     public func combineLatest<Other: SignalProducerConvertible>(
         with other: Other
     ) -> SignalProducer<(Value, Other.Value), Error> where Other.Error == Error {
@@ -249,6 +251,7 @@ extension SignalProducer {
 
     /// `Signal.combineLatest` of one run of each producer, started in order.
     /// With no producer, the runs never send any event.
+    @inlinable
     public static func combineLatest<S: Sequence>(_ producers: S) -> SignalProducer<[Value], Error>
     where S.Element: SignalProducerConvertible, S.Element.Value == Value, S.Element.Error == Error {
         SignalProducer<[Value], Error>._startingTogether(producers.map(\.producer)) { Signal.combineLatest($0) }
@@ -256,6 +259,7 @@ extension SignalProducer {
 
     /// `combineLatest(_:)` of a sequence, except that with no producer each
     /// run sends `emptySentinel`, then completes.
+    @inlinable
     public static func combineLatest<S: Sequence>(_ producers: S, emptySentinel: [Value]) -> SignalProducer<[Value], Error>
     where S.Element: SignalProducerConvertible, S.Element.Value == Value, S.Element.Error == Error {
         let inputs = producers.map(\.producer)
@@ -265,6 +269,7 @@ extension SignalProducer {
 
     /// `Signal.combineLatest` of one run of each producer, started in argument
     /// order.
+    @inlinable
     public static func combineLatest<A: SignalProducerConvertible, B: SignalProducerConvertible>(
         _ a: A, _ b: B
     ) -> SignalProducer<(Value, B.Value), Error>
@@ -274,88 +279,96 @@ extension SignalProducer {
 
     /// `Signal.combineLatest` of one run of each producer, started in argument
     /// order.
+    @inlinable
     public static func combineLatest<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible>(
         _ a: A, _ b: B, _ c: C
     ) -> SignalProducer<(Value, B.Value, C.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error {
-        _startingTogether(ProducerPair(SingleProducer(a.producer), ProducerPair(SingleProducer(b.producer), SingleProducer(c.producer)))) {
+        _startingTogether(_ProducerPair(_SingleProducer(a.producer), _ProducerPair(_SingleProducer(b.producer), _SingleProducer(c.producer)))) {
             _combineLatestEngine($0, as: _Tuple3.self)
         }
     }
 
     /// `Signal.combineLatest` of one run of each producer, started in argument
     /// order.
+    @inlinable
     public static func combineLatest<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible>(
         _ a: A, _ b: B, _ c: C, _ d: D
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error {
-        _startingTogether(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), SingleProducer(d.producer)))) {
+        _startingTogether(_ProducerPair(_ProducerPair(_SingleProducer(a.producer), _SingleProducer(b.producer)), _ProducerPair(_SingleProducer(c.producer), _SingleProducer(d.producer)))) {
             _combineLatestEngine($0, as: _Tuple4.self)
         }
     }
 
     /// `Signal.combineLatest` of one run of each producer, started in argument
     /// order.
+    @inlinable
     public static func combineLatest<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible, E: SignalProducerConvertible>(
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error {
-        _startingTogether(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), ProducerPair(SingleProducer(d.producer), SingleProducer(e.producer))))) {
+        _startingTogether(_ProducerPair(_ProducerPair(_SingleProducer(a.producer), _SingleProducer(b.producer)), _ProducerPair(_SingleProducer(c.producer), _ProducerPair(_SingleProducer(d.producer), _SingleProducer(e.producer))))) {
             _combineLatestEngine($0, as: _Tuple5.self)
         }
     }
 
     /// `Signal.combineLatest` of one run of each producer, started in argument
     /// order.
+    @inlinable
     public static func combineLatest<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible, E: SignalProducerConvertible, F: SignalProducerConvertible>(
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value, F.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error, F.Error == Error {
-        _startingTogether(ProducerPair(ProducerPair(SingleProducer(a.producer), ProducerPair(SingleProducer(b.producer), SingleProducer(c.producer))), ProducerPair(SingleProducer(d.producer), ProducerPair(SingleProducer(e.producer), SingleProducer(f.producer))))) {
+        _startingTogether(_ProducerPair(_ProducerPair(_SingleProducer(a.producer), _ProducerPair(_SingleProducer(b.producer), _SingleProducer(c.producer))), _ProducerPair(_SingleProducer(d.producer), _ProducerPair(_SingleProducer(e.producer), _SingleProducer(f.producer))))) {
             _combineLatestEngine($0, as: _Tuple6.self)
         }
     }
 
     /// `Signal.combineLatest` of one run of each producer, started in argument
     /// order.
+    @inlinable
     public static func combineLatest<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible, E: SignalProducerConvertible, F: SignalProducerConvertible, G: SignalProducerConvertible>(
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value, F.Value, G.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error, F.Error == Error, G.Error == Error {
-        _startingTogether(ProducerPair(ProducerPair(SingleProducer(a.producer), ProducerPair(SingleProducer(b.producer), SingleProducer(c.producer))), ProducerPair(ProducerPair(SingleProducer(d.producer), SingleProducer(e.producer)), ProducerPair(SingleProducer(f.producer), SingleProducer(g.producer))))) {
+        _startingTogether(_ProducerPair(_ProducerPair(_SingleProducer(a.producer), _ProducerPair(_SingleProducer(b.producer), _SingleProducer(c.producer))), _ProducerPair(_ProducerPair(_SingleProducer(d.producer), _SingleProducer(e.producer)), _ProducerPair(_SingleProducer(f.producer), _SingleProducer(g.producer))))) {
             _combineLatestEngine($0, as: _Tuple7.self)
         }
     }
 
     /// `Signal.combineLatest` of one run of each producer, started in argument
     /// order.
+    @inlinable
     public static func combineLatest<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible, E: SignalProducerConvertible, F: SignalProducerConvertible, G: SignalProducerConvertible, H: SignalProducerConvertible>(
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value, F.Value, G.Value, H.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error, F.Error == Error, G.Error == Error, H.Error == Error {
-        _startingTogether(ProducerPair(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), SingleProducer(d.producer))), ProducerPair(ProducerPair(SingleProducer(e.producer), SingleProducer(f.producer)), ProducerPair(SingleProducer(g.producer), SingleProducer(h.producer))))) {
+        _startingTogether(_ProducerPair(_ProducerPair(_ProducerPair(_SingleProducer(a.producer), _SingleProducer(b.producer)), _ProducerPair(_SingleProducer(c.producer), _SingleProducer(d.producer))), _ProducerPair(_ProducerPair(_SingleProducer(e.producer), _SingleProducer(f.producer)), _ProducerPair(_SingleProducer(g.producer), _SingleProducer(h.producer))))) {
             _combineLatestEngine($0, as: _Tuple8.self)
         }
     }
 
     /// `Signal.combineLatest` of one run of each producer, started in argument
     /// order.
+    @inlinable
     public static func combineLatest<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible, E: SignalProducerConvertible, F: SignalProducerConvertible, G: SignalProducerConvertible, H: SignalProducerConvertible, I: SignalProducerConvertible>(
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H, _ i: I
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value, F.Value, G.Value, H.Value, I.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error, F.Error == Error, G.Error == Error, H.Error == Error, I.Error == Error {
-        _startingTogether(ProducerPair(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), SingleProducer(d.producer))), ProducerPair(ProducerPair(SingleProducer(e.producer), SingleProducer(f.producer)), ProducerPair(SingleProducer(g.producer), ProducerPair(SingleProducer(h.producer), SingleProducer(i.producer)))))) {
+        _startingTogether(_ProducerPair(_ProducerPair(_ProducerPair(_SingleProducer(a.producer), _SingleProducer(b.producer)), _ProducerPair(_SingleProducer(c.producer), _SingleProducer(d.producer))), _ProducerPair(_ProducerPair(_SingleProducer(e.producer), _SingleProducer(f.producer)), _ProducerPair(_SingleProducer(g.producer), _ProducerPair(_SingleProducer(h.producer), _SingleProducer(i.producer)))))) {
             _combineLatestEngine($0, as: _Tuple9.self)
         }
     }
 
     /// `Signal.combineLatest` of one run of each producer, started in argument
     /// order.
+    @inlinable
     public static func combineLatest<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible, E: SignalProducerConvertible, F: SignalProducerConvertible, G: SignalProducerConvertible, H: SignalProducerConvertible, I: SignalProducerConvertible, J: SignalProducerConvertible>(
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H, _ i: I, _ j: J
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value, F.Value, G.Value, H.Value, I.Value, J.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error, F.Error == Error, G.Error == Error, H.Error == Error, I.Error == Error, J.Error == Error {
-        _startingTogether(ProducerPair(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), ProducerPair(SingleProducer(d.producer), SingleProducer(e.producer)))), ProducerPair(ProducerPair(SingleProducer(f.producer), SingleProducer(g.producer)), ProducerPair(SingleProducer(h.producer), ProducerPair(SingleProducer(i.producer), SingleProducer(j.producer)))))) {
+        _startingTogether(_ProducerPair(_ProducerPair(_ProducerPair(_SingleProducer(a.producer), _SingleProducer(b.producer)), _ProducerPair(_SingleProducer(c.producer), _ProducerPair(_SingleProducer(d.producer), _SingleProducer(e.producer)))), _ProducerPair(_ProducerPair(_SingleProducer(f.producer), _SingleProducer(g.producer)), _ProducerPair(_SingleProducer(h.producer), _ProducerPair(_SingleProducer(i.producer), _SingleProducer(j.producer)))))) {
             _combineLatestEngine($0, as: _Tuple10.self)
         }
     }
@@ -364,11 +377,13 @@ extension SignalProducer {
 extension SignalProducer where Value == Bool {
     /// `Signal.and(_:)` of a run of this producer and one of `booleans`,
     /// this one started first.
+    @inlinable
     public func and(_ booleans: SignalProducer<Bool, Error>) -> SignalProducer<Bool, Error> {
         liftLeft { left in { right in left.and(right) } }(booleans)
     }
 
     /// `and(_:)` with booleans of any producer-convertible type.
+    @inlinable
     public func and<Booleans: SignalProducerConvertible>(
         _ booleans: Booleans
     ) -> SignalProducer<Bool, Error> where Booleans.Value == Bool, Booleans.Error == Error {
@@ -377,11 +392,13 @@ extension SignalProducer where Value == Bool {
 
     /// `Signal.or(_:)` of a run of this producer and one of `booleans`,
     /// this one started first.
+    @inlinable
     public func or(_ booleans: SignalProducer<Bool, Error>) -> SignalProducer<Bool, Error> {
         liftLeft { left in { right in left.or(right) } }(booleans)
     }
 
     /// `or(_:)` with booleans of any producer-convertible type.
+    @inlinable
     public func or<Booleans: SignalProducerConvertible>(
         _ booleans: Booleans
     ) -> SignalProducer<Bool, Error> where Booleans.Value == Bool, Booleans.Error == Error {
@@ -391,6 +408,7 @@ extension SignalProducer where Value == Bool {
     /// `Signal.all(_:)` of one run of each producer, started in order.
     /// With no producer, each run sends `true` (the logical AND of nothing)
     /// and completes, as in ReactiveSwift.
+    @inlinable
     public static func all<BooleansCollection: Collection>(_ booleans: BooleansCollection) -> SignalProducer<Bool, Error>
     where BooleansCollection.Element: SignalProducerConvertible,
           BooleansCollection.Element.Value == Bool, BooleansCollection.Element.Error == Error {
@@ -399,6 +417,7 @@ extension SignalProducer where Value == Bool {
     }
 
     /// `Signal.all(_:)` of one run of each producer, started in order.
+    @inlinable
     public static func all<Booleans: SignalProducerConvertible>(_ booleans: Booleans...) -> SignalProducer<Bool, Error>
     where Booleans.Value == Bool, Booleans.Error == Error {
         all(booleans)
@@ -407,6 +426,7 @@ extension SignalProducer where Value == Bool {
     /// `Signal.any(_:)` of one run of each producer, started in order.
     /// With no producer, each run sends `false` (the logical OR of nothing)
     /// and completes, as in ReactiveSwift.
+    @inlinable
     public static func any<BooleansCollection: Collection>(_ booleans: BooleansCollection) -> SignalProducer<Bool, Error>
     where BooleansCollection.Element: SignalProducerConvertible,
           BooleansCollection.Element.Value == Bool, BooleansCollection.Element.Error == Error {
@@ -415,6 +435,7 @@ extension SignalProducer where Value == Bool {
     }
 
     /// `Signal.any(_:)` of one run of each producer, started in order.
+    @inlinable
     public static func any<Booleans: SignalProducerConvertible>(_ booleans: Booleans...) -> SignalProducer<Bool, Error>
     where Booleans.Value == Bool, Booleans.Error == Error {
         any(booleans)

@@ -12,17 +12,19 @@ extension Signal {
     /// The groups are delivered inside this signal's serialized delivery,
     /// sharing its serialization point: routing a value is one dictionary
     /// lookup, and a group nobody observes costs nothing more.
+    @inlinable
     public func group<Key: Hashable>(by key: @escaping (Value) -> Key) -> Signal<(Key, Signal<Value, Error>), Error> {
         group(by: key, transform: { $0 })
     }
 
     /// `group(by:)`, sending `transform` of each value to its group
     /// (ReactiveObjC's `groupBy:transform:`).
+    @inlinable
     public func group<Key: Hashable, U>(
         by key: @escaping (Value) -> Key, transform: @escaping (Value) -> U
     ) -> Signal<(Key, Signal<U, Error>), Error> {
         _liftCore { (downstream: _HeldCore<(Key, Signal<U, Error>), Error>) in
-            let router = GroupRouter<Key, U, Error>()
+            let router = _GroupRouter<Key, U, Error>()
             return { event in
                 switch event {
                 case let .value(value):
@@ -56,20 +58,28 @@ extension Signal {
 /// observed) before the input ends, the router is released when its
 /// observation is removed, after the last delivery that could use it, and
 /// interrupts the groups still open.
-final class GroupRouter<Key: Hashable, Value, Error: Swift.Error> {
+@usableFromInline
+final class _GroupRouter<Key: Hashable, Value, Error: Swift.Error> {
     /// Each key's group, for routing a value.
-    private(set) var groups: [Key: _HeldCore<Value, Error>] = [:]
+    @usableFromInline
+    var groups: [Key: _HeldCore<Value, Error>] = [:]
 
     /// The groups in the order they were created: the order they end in, as
     /// ReactiveObjC's `groupBy:` ends them (a dictionary's order is not
     /// stable from one run to the next).
-    private var created: [_HeldCore<Value, Error>] = []
+    @usableFromInline
+    var created: [_HeldCore<Value, Error>] = []
 
+    @inlinable
+    init() {}
+
+    @inlinable
     func add(_ group: _HeldCore<Value, Error>, for key: Key) {
         groups[key] = group
         created.append(group)
     }
 
+    @inlinable
     func end(_ event: Signal<Value, Error>.Event) {
         let open = created
         groups = [:]
@@ -84,11 +94,13 @@ final class GroupRouter<Key: Hashable, Value, Error: Swift.Error> {
 
 extension SignalProducer {
     /// `Signal.group(by:)` on every run.
+    @inlinable
     public func group<Key: Hashable>(by key: @escaping (Value) -> Key) -> SignalProducer<(Key, Signal<Value, Error>), Error> {
         lift { $0.group(by: key) }
     }
 
     /// `Signal.group(by:transform:)` on every run.
+    @inlinable
     public func group<Key: Hashable, U>(
         by key: @escaping (Value) -> Key, transform: @escaping (Value) -> U
     ) -> SignalProducer<(Key, Signal<U, Error>), Error> {

@@ -62,12 +62,14 @@ extension Signal {
 extension SignalProducer {
     /// `Signal.merge(with:)` of a run of this producer and one of `other`,
     /// this one started first: every value of both, as they arrive.
+    @inlinable
     public func merge(with other: SignalProducer<Value, Error>) -> SignalProducer<Value, Error> {
         SignalProducer.merge([self, other])
     }
 
     /// `merge(with:)` with a producer-convertible of any type (a signal, a
     /// property …).
+    @inlinable
     public func merge<Other: SignalProducerConvertible>(
         with other: Other
     ) -> SignalProducer<Value, Error> where Other.Value == Value, Other.Error == Error {
@@ -76,6 +78,7 @@ extension SignalProducer {
 
     /// `Signal.merge(_:)` of one run of each producer, started in order.
     /// With no producer, the runs complete at once.
+    @inlinable
     public static func merge<Seq: Sequence>(_ producers: Seq) -> SignalProducer<Value, Error>
     where Seq.Element: SignalProducerConvertible, Seq.Element.Value == Value, Seq.Element.Error == Error {
         let inputs = producers.map(\.producer)
@@ -87,6 +90,7 @@ extension SignalProducer {
 extension SignalProducer {
     /// `merge(_:)` of 2 producers of any producer-convertible types: one
     /// run of each, started in order, every value as it arrives.
+    @inlinable
     public static func merge<A: SignalProducerConvertible, B: SignalProducerConvertible>(
         _ a: A, _ b: B
     ) -> SignalProducer<Value, Error> where A.Value == Value, A.Error == Error, B.Value == Value, B.Error == Error {
@@ -95,6 +99,7 @@ extension SignalProducer {
 
     /// `merge(_:)` of 3 producers of any producer-convertible types: one
     /// run of each, started in order, every value as it arrives.
+    @inlinable
     public static func merge<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible>(
         _ a: A, _ b: B, _ c: C
     ) -> SignalProducer<Value, Error> where A.Value == Value, A.Error == Error, B.Value == Value, B.Error == Error, C.Value == Value, C.Error == Error {
@@ -103,6 +108,7 @@ extension SignalProducer {
 
     /// `merge(_:)` of 4 producers of any producer-convertible types: one
     /// run of each, started in order, every value as it arrives.
+    @inlinable
     public static func merge<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible>(
         _ a: A, _ b: B, _ c: C, _ d: D
     ) -> SignalProducer<Value, Error> where A.Value == Value, A.Error == Error, B.Value == Value, B.Error == Error, C.Value == Value, C.Error == Error, D.Value == Value, D.Error == Error {
@@ -111,6 +117,7 @@ extension SignalProducer {
 
     /// `merge(_:)` of 5 producers of any producer-convertible types: one
     /// run of each, started in order, every value as it arrives.
+    @inlinable
     public static func merge<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible, E: SignalProducerConvertible>(
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E
     ) -> SignalProducer<Value, Error> where A.Value == Value, A.Error == Error, B.Value == Value, B.Error == Error, C.Value == Value, C.Error == Error, D.Value == Value, D.Error == Error, E.Value == Value, E.Error == Error {
@@ -119,6 +126,7 @@ extension SignalProducer {
 
     /// `merge(_:)` of 6 producers of any producer-convertible types: one
     /// run of each, started in order, every value as it arrives.
+    @inlinable
     public static func merge<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible, E: SignalProducerConvertible, F: SignalProducerConvertible>(
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F
     ) -> SignalProducer<Value, Error> where A.Value == Value, A.Error == Error, B.Value == Value, B.Error == Error, C.Value == Value, C.Error == Error, D.Value == Value, D.Error == Error, E.Value == Value, E.Error == Error, F.Value == Value, F.Error == Error {
@@ -127,6 +135,7 @@ extension SignalProducer {
 
     /// `merge(_:)` of 7 producers of any producer-convertible types: one
     /// run of each, started in order, every value as it arrives.
+    @inlinable
     public static func merge<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible, E: SignalProducerConvertible, F: SignalProducerConvertible, G: SignalProducerConvertible>(
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G
     ) -> SignalProducer<Value, Error> where A.Value == Value, A.Error == Error, B.Value == Value, B.Error == Error, C.Value == Value, C.Error == Error, D.Value == Value, D.Error == Error, E.Value == Value, E.Error == Error, F.Value == Value, F.Error == Error, G.Value == Value, G.Error == Error {
@@ -135,6 +144,7 @@ extension SignalProducer {
 
     /// `merge(_:)` of 8 producers of any producer-convertible types: one
     /// run of each, started in order, every value as it arrives.
+    @inlinable
     public static func merge<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible, E: SignalProducerConvertible, F: SignalProducerConvertible, G: SignalProducerConvertible, H: SignalProducerConvertible>(
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H
     ) -> SignalProducer<Value, Error> where A.Value == Value, A.Error == Error, B.Value == Value, B.Error == Error, C.Value == Value, C.Error == Error, D.Value == Value, D.Error == Error, E.Value == Value, E.Error == Error, F.Value == Value, F.Error == Error, G.Value == Value, G.Error == Error, H.Value == Value, H.Error == Error {
@@ -143,6 +153,7 @@ extension SignalProducer {
 
     /// `merge(_:)` of 9 producers of any producer-convertible types: one
     /// run of each, started in order, every value as it arrives.
+    @inlinable
     public static func merge<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible, E: SignalProducerConvertible, F: SignalProducerConvertible, G: SignalProducerConvertible, H: SignalProducerConvertible, I: SignalProducerConvertible>(
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H, _ i: I
     ) -> SignalProducer<Value, Error> where A.Value == Value, A.Error == Error, B.Value == Value, B.Error == Error, C.Value == Value, C.Error == Error, D.Value == Value, D.Error == Error, E.Value == Value, E.Error == Error, F.Value == Value, F.Error == Error, G.Value == Value, G.Error == Error, H.Value == Value, H.Error == Error, I.Value == Value, I.Error == Error {
@@ -151,6 +162,7 @@ extension SignalProducer {
 
     /// `merge(_:)` of 10 producers of any producer-convertible types: one
     /// run of each, started in order, every value as it arrives.
+    @inlinable
     public static func merge<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible, E: SignalProducerConvertible, F: SignalProducerConvertible, G: SignalProducerConvertible, H: SignalProducerConvertible, I: SignalProducerConvertible, J: SignalProducerConvertible>(
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H, _ i: I, _ j: J
     ) -> SignalProducer<Value, Error> where A.Value == Value, A.Error == Error, B.Value == Value, B.Error == Error, C.Value == Value, C.Error == Error, D.Value == Value, D.Error == Error, E.Value == Value, E.Error == Error, F.Value == Value, F.Error == Error, G.Value == Value, G.Error == Error, H.Value == Value, H.Error == Error, I.Value == Value, I.Error == Error, J.Value == Value, J.Error == Error {

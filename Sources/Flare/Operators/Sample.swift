@@ -61,11 +61,13 @@ extension Signal {
 extension SignalProducer {
     /// `Signal.sample(with:)` of a run of this producer and one of
     /// `sampler`, this one started first.
+    @inlinable
     public func sample<U>(with sampler: SignalProducer<U, Never>) -> SignalProducer<(Value, U), Error> {
         liftLeft { left in { right in left.sample(with: right) } }(sampler)
     }
 
     /// `sample(with:)` with a sampler of any producer-convertible type.
+    @inlinable
     public func sample<Sampler: SignalProducerConvertible>(
         with sampler: Sampler
     ) -> SignalProducer<(Value, Sampler.Value), Error> where Sampler.Error == Never {
@@ -74,11 +76,13 @@ extension SignalProducer {
 
     /// `Signal.sample(on:)` of a run of this producer and one of `sampler`,
     /// this one started first.
+    @inlinable
     public func sample(on sampler: SignalProducer<(), Never>) -> SignalProducer<Value, Error> {
         liftLeft { left in { right in left.sample(on: right) } }(sampler)
     }
 
     /// `sample(on:)` with a sampler of any producer-convertible type.
+    @inlinable
     public func sample<Sampler: SignalProducerConvertible>(
         on sampler: Sampler
     ) -> SignalProducer<Value, Error> where Sampler.Value == (), Sampler.Error == Never {

@@ -235,6 +235,7 @@ extension SignalProducer {
     /// `Signal.take(during:)` on every run: completes the run when
     /// `lifetime` ends. Its own serialization point per start (as on a
     /// signal).
+    @inlinable
     public func take(during lifetime: Lifetime) -> SignalProducer<Value, Error> {
         lift { $0.take(during: lifetime) }
     }

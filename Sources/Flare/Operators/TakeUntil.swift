@@ -124,11 +124,13 @@ extension SignalProducer {
     ///
     /// The concrete overload (beside the generic one) lets an implicit
     /// member such as `.init(value: ())` stand for the trigger.
+    @inlinable
     public func take(until trigger: SignalProducer<(), Never>) -> SignalProducer<Value, Error> {
         liftRight { left in { right in left.take(until: right) } }(trigger)
     }
 
     /// `take(until:)` with a trigger of any producer-convertible type.
+    @inlinable
     public func take<Trigger: SignalProducerConvertible>(
         until trigger: Trigger
     ) -> SignalProducer<Value, Error> where Trigger.Value == (), Trigger.Error == Never {
@@ -137,12 +139,14 @@ extension SignalProducer {
 
     /// `Signal.take(untilReplacement:)` of a run of this producer and one of
     /// `replacement`, `replacement` started first.
+    @inlinable
     public func take(untilReplacement replacement: SignalProducer<Value, Error>) -> SignalProducer<Value, Error> {
         liftRight { left in { right in left.take(untilReplacement: right) } }(replacement)
     }
 
     /// `take(untilReplacement:)` with a replacement of any
     /// producer-convertible type.
+    @inlinable
     public func take<Replacement: SignalProducerConvertible>(
         untilReplacement replacement: Replacement
     ) -> SignalProducer<Value, Error> where Replacement.Value == Value, Replacement.Error == Error {
@@ -151,11 +155,13 @@ extension SignalProducer {
 
     /// `Signal.skip(until:)` of a run of this producer and one of `trigger`,
     /// `trigger` started first.
+    @inlinable
     public func skip(until trigger: SignalProducer<(), Never>) -> SignalProducer<Value, Error> {
         liftRight { left in { right in left.skip(until: right) } }(trigger)
     }
 
     /// `skip(until:)` with a trigger of any producer-convertible type.
+    @inlinable
     public func skip<Trigger: SignalProducerConvertible>(
         until trigger: Trigger
     ) -> SignalProducer<Value, Error> where Trigger.Value == (), Trigger.Error == Never {

@@ -46,9 +46,12 @@ import Synchronization
 /// action keeps the hop, so a hop that kept the scheduler would make a
 /// cycle with every action still pending on it (a `TestScheduler` that is
 /// never advanced again, released with actions pending, would leak them).
+@usableFromInline
 final class _SchedulerHop<Value, Error: Swift.Error>: @unchecked Sendable {
+    @usableFromInline
     let output: Signal<Value, Error>.Observer
-    private let ended = Atomic<Bool>(false)
+    @usableFromInline
+    let ended = Atomic<Bool>(false)
 
     /// Events scheduled and not yet delivered. An event may be delivered in
     /// place (`deliverInPlace`) only when none is, or it would overtake
@@ -57,11 +60,13 @@ final class _SchedulerHop<Value, Error: Swift.Error>: @unchecked Sendable {
     /// (release); read in place by a later delivery of the same domain
     /// (acquire): the serial word orders every increment before it, and the
     /// acquire load sees the decrements of the actions that are done.
-    private let pending = Atomic<Int>(0)
+    @usableFromInline
+    let pending = Atomic<Int>(0)
 
     /// A hop delivering to `output` on `scheduler`, whose signal's lifetime
     /// is `outputLifetime`; `interruption`'s end interrupts it (see
     /// `interrupt(on:)`) while the output lives.
+    @inlinable
     init(
         output: Signal<Value, Error>.Observer, scheduler: Scheduler,
         interruptedBy interruption: Lifetime?, outputLifetime: Lifetime
@@ -74,6 +79,7 @@ final class _SchedulerHop<Value, Error: Swift.Error>: @unchecked Sendable {
 
     /// Delivers `event` to the output, on the scheduler's thread, unless
     /// the hop has ended (a terminal event ends it).
+    @inlinable
     func deliver(_ event: Signal<Value, Error>.Event) {
         if event.isTerminating {
             guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
@@ -84,6 +90,7 @@ final class _SchedulerHop<Value, Error: Swift.Error>: @unchecked Sendable {
     }
 
     /// Schedules `event` on `scheduler` (the hop's).
+    @inlinable
     func forward(_ event: Signal<Value, Error>.Event, on scheduler: Scheduler) {
         pending.add(1, ordering: .relaxed)
         scheduler.scheduleTransferred { self.deliverScheduled(event) }
@@ -91,13 +98,15 @@ final class _SchedulerHop<Value, Error: Swift.Error>: @unchecked Sendable {
 
     /// Schedules `event` on `scheduler` (this hop's, with its clock) at
     /// `date`.
+    @inlinable
     func forward(_ event: Signal<Value, Error>.Event, after date: Date, on scheduler: DateScheduler) {
         pending.add(1, ordering: .relaxed)
         scheduler.scheduleTransferred(after: date) { self.deliverScheduled(event) }
     }
 
     /// The action of a forwarded event.
-    private func deliverScheduled(_ event: Signal<Value, Error>.Event) {
+    @inlinable
+    func deliverScheduled(_ event: Signal<Value, Error>.Event) {
         deliver(event)
         pending.subtract(1, ordering: .releasing)
     }
@@ -106,6 +115,7 @@ final class _SchedulerHop<Value, Error: Swift.Error>: @unchecked Sendable {
     /// of the operator's own scheduled actions), unless events forwarded
     /// earlier are still waiting for theirs: then it is forwarded behind
     /// them, so that the output keeps the operator's order.
+    @inlinable
     func deliverInPlace(_ event: Signal<Value, Error>.Event, on scheduler: Scheduler) {
         if pending.load(ordering: .acquiring) == 0 {
             deliver(event)
@@ -116,6 +126,7 @@ final class _SchedulerHop<Value, Error: Swift.Error>: @unchecked Sendable {
 
     /// The run was disposed (any thread): drops what is still scheduled and
     /// schedules `interrupted` behind it, unless a terminal event has run.
+    @inlinable
     func interrupt(on scheduler: Scheduler) {
         guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let output = self.output
@@ -130,12 +141,16 @@ final class _SchedulerHop<Value, Error: Swift.Error>: @unchecked Sendable {
 /// means "not in place", and the emission is scheduled as it would be
 /// anyway. Two actions running at once on a concurrent scheduler overwrite
 /// each other's tag: one of them then schedules its emission.
+@usableFromInline
 final class _TickingThread: @unchecked Sendable {
+    @usableFromInline
     let tag = Atomic<UInt>(0)
 
+    @inlinable
     init() {}
 
     /// Runs `body` marked as this thread's scheduled action.
+    @inlinable
     func run(_ body: () -> Void) {
         let me = UInt(flare_thread_tag())
         tag.store(me, ordering: .relaxed)
@@ -144,6 +159,7 @@ final class _TickingThread: @unchecked Sendable {
     }
 
     /// Whether the caller runs inside `run` (on the operator's scheduler).
+    @inlinable
     var isCurrent: Bool { tag.load(ordering: .relaxed) == UInt(flare_thread_tag()) }
 }
 
@@ -164,6 +180,7 @@ extension Signal {
     /// among the scheduler's actions. Otherwise (a tick queued behind an
     /// upstream delivery on another thread, or what the logic emits for an
     /// upstream event) it is scheduled on `scheduler`.
+    @inlinable
     func scheduledFunnel<Tick, U, F>(
         on scheduler: Scheduler,
         interruptedBy interruption: Lifetime?,
@@ -192,6 +209,7 @@ extension Signal {
     /// scheduled when the output ends are dropped when they run. This
     /// signal's observation is disposed when the output terminates, or when
     /// it has lost every observer and reference.
+    @inlinable
     public func observe(on scheduler: Scheduler) -> Signal<Value, Error> {
         _observe(on: scheduler, interruptedBy: nil, inPlaceOn: nil)
     }
@@ -201,6 +219,7 @@ extension Signal {
     /// that `ticking` says runs one of the operator's own scheduled actions
     /// is delivered at once: it is on `scheduler` already (see
     /// `scheduledFunnel(on:interruptedBy:ticksInPlace:_:)`).
+    @inlinable
     func _observe(
         on scheduler: Scheduler, interruptedBy interruption: Lifetime?, inPlaceOn ticking: _TickingThread?
     ) -> Signal<Value, Error> {
@@ -228,12 +247,14 @@ extension Signal {
     /// when it has lost every observer and reference.
     ///
     /// - Precondition: `interval` is not negative.
+    @inlinable
     public func delay(_ interval: TimeInterval, on scheduler: DateScheduler) -> Signal<Value, Error> {
         _delay(interval, on: scheduler, interruptedBy: nil)
     }
 
     /// `delay(_:on:)`, which `interruption`'s end interrupts on `scheduler`
     /// (see `_SchedulerHop`).
+    @inlinable
     func _delay(_ interval: TimeInterval, on scheduler: DateScheduler, interruptedBy interruption: Lifetime?) -> Signal<Value, Error> {
         flarePrecondition(interval >= 0, "delay needs a non-negative interval")
         return Signal { output, lifetime in
@@ -267,12 +288,14 @@ extension Signal {
     /// reference.
     ///
     /// - Precondition: `interval` is not negative.
+    @inlinable
     public func throttle(_ interval: TimeInterval, on scheduler: DateScheduler) -> Signal<Value, Error> {
         _throttle(interval, on: scheduler, interruptedBy: nil)
     }
 
     /// `throttle(_:on:)`, which `interruption`'s end interrupts on
     /// `scheduler` (see `_SchedulerHop`).
+    @inlinable
     func _throttle(_ interval: TimeInterval, on scheduler: DateScheduler, interruptedBy interruption: Lifetime?) -> Signal<Value, Error> {
         flarePrecondition(interval >= 0, "throttle needs a non-negative interval")
         // Its ticks deliver in place: the held value is sent by the action
@@ -324,12 +347,14 @@ extension Signal {
     ///
     /// Both observations are disposed when the output terminates, or when it
     /// has lost every observer and reference.
+    @inlinable
     public func throttle(while shouldThrottle: Signal<Bool, Never>, on scheduler: Scheduler) -> Signal<Value, Error> {
         _throttle(while: shouldThrottle, on: scheduler, interruptedBy: nil)
     }
 
     /// `throttle(while:on:)`, which `interruption`'s end interrupts on
     /// `scheduler` (see `_SchedulerHop`).
+    @inlinable
     func _throttle(
         while shouldThrottle: Signal<Bool, Never>, on scheduler: Scheduler, interruptedBy interruption: Lifetime?
     ) -> Signal<Value, Error> {
@@ -379,6 +404,7 @@ extension Signal {
     /// reference.
     ///
     /// - Precondition: `interval` is not negative.
+    @inlinable
     public func debounce(
         _ interval: TimeInterval,
         on scheduler: DateScheduler,
@@ -389,6 +415,7 @@ extension Signal {
 
     /// `debounce(_:on:discardWhenCompleted:)`, which `interruption`'s end
     /// interrupts on `scheduler` (see `_SchedulerHop`).
+    @inlinable
     func _debounce(
         _ interval: TimeInterval, on scheduler: DateScheduler, discardWhenCompleted: Bool,
         interruptedBy interruption: Lifetime?
@@ -448,6 +475,7 @@ extension Signal {
     ///
     /// The observation of this signal and the timer are disposed when the
     /// output terminates, or when it has lost every observer and reference.
+    @inlinable
     public func collect(
         every interval: DispatchTimeInterval,
         on scheduler: DateScheduler,
@@ -459,6 +487,7 @@ extension Signal {
 
     /// `collect(every:on:skipEmpty:discardWhenCompleted:)`, which
     /// `interruption`'s end interrupts on `scheduler` (see `_SchedulerHop`).
+    @inlinable
     func _collect(
         every interval: DispatchTimeInterval, on scheduler: DateScheduler, skipEmpty: Bool, discardWhenCompleted: Bool,
         interruptedBy interruption: Lifetime?
@@ -515,12 +544,14 @@ extension Signal {
     /// The observation of this signal and the scheduled work are disposed
     /// when the output terminates, or when it has lost every observer and
     /// reference.
+    @inlinable
     public func lazyMap<U>(on scheduler: Scheduler, transform: @escaping (Value) -> U) -> Signal<U, Error> {
         _lazyMap(on: scheduler, interruptedBy: nil, transform: transform)
     }
 
     /// `lazyMap(on:transform:)`, which `interruption`'s end interrupts on
     /// `scheduler` (see `_SchedulerHop`).
+    @inlinable
     func _lazyMap<U>(
         on scheduler: Scheduler, interruptedBy interruption: Lifetime?, transform: @escaping (Value) -> U
     ) -> Signal<U, Error> {
@@ -571,6 +602,7 @@ extension Signal {
     /// output terminates, or when it has lost every observer and reference.
     ///
     /// - Precondition: `interval` is not negative.
+    @inlinable
     public func timeout(
         after interval: TimeInterval,
         raising error: Error,
@@ -590,6 +622,7 @@ extension Signal where Error == Never {
     /// Forwards this signal's events, and fails with `error` on `scheduler`
     /// if it has not terminated after `interval` seconds; see
     /// `timeout(after:raising:on:)`.
+    @inlinable
     public func timeout<NewError>(
         after interval: TimeInterval,
         raising error: NewError,
@@ -619,6 +652,7 @@ extension SignalProducer {
     /// Disposing a run interrupts this producer's run at once; the observer
     /// receives `interrupted` on `scheduler`, and none of the events still
     /// scheduled.
+    @inlinable
     public func observe(on scheduler: Scheduler) -> SignalProducer<Value, Error> {
         _liftAsynchronous { $0._observe(on: scheduler, interruptedBy: $1, inPlaceOn: nil) }
     }
@@ -626,6 +660,7 @@ extension SignalProducer {
     /// `Signal.delay(_:on:)` on every run. Disposing a run interrupts this
     /// producer's run at once; the observer receives `interrupted` on
     /// `scheduler`, and none of the delayed events.
+    @inlinable
     public func delay(_ interval: TimeInterval, on scheduler: DateScheduler) -> SignalProducer<Value, Error> {
         _liftAsynchronous { $0._delay(interval, on: scheduler, interruptedBy: $1) }
     }
@@ -633,6 +668,7 @@ extension SignalProducer {
     /// `Signal.throttle(_:on:)` on every run. Disposing a run interrupts
     /// this producer's run at once; the observer receives `interrupted` on
     /// `scheduler`, and no held value.
+    @inlinable
     public func throttle(_ interval: TimeInterval, on scheduler: DateScheduler) -> SignalProducer<Value, Error> {
         _liftAsynchronous { $0._throttle(interval, on: scheduler, interruptedBy: $1) }
     }
@@ -641,6 +677,7 @@ extension SignalProducer {
     /// `shouldThrottle`, `shouldThrottle` started first (so that its
     /// current value applies from the start). Disposing a run interrupts
     /// both at once; the observer receives `interrupted` on `scheduler`.
+    @inlinable
     public func throttle<Gate: SignalProducerConvertible>(
         while shouldThrottle: Gate, on scheduler: Scheduler
     ) -> SignalProducer<Value, Error> where Gate.Value == Bool, Gate.Error == Never {
@@ -663,6 +700,7 @@ extension SignalProducer {
     /// `Signal.debounce(_:on:discardWhenCompleted:)` on every run.
     /// Disposing a run interrupts this producer's run at once; the observer
     /// receives `interrupted` on `scheduler`, and no waiting value.
+    @inlinable
     public func debounce(
         _ interval: TimeInterval, on scheduler: DateScheduler, discardWhenCompleted: Bool = true
     ) -> SignalProducer<Value, Error> {
@@ -675,6 +713,7 @@ extension SignalProducer {
     /// run. Disposing a run interrupts this producer's run at once; the
     /// observer receives `interrupted` on `scheduler`, and no collected
     /// values.
+    @inlinable
     public func collect(
         every interval: DispatchTimeInterval, on scheduler: DateScheduler,
         skipEmpty: Bool = false, discardWhenCompleted: Bool = true
@@ -689,12 +728,14 @@ extension SignalProducer {
     /// `Signal.lazyMap(on:transform:)` on every run. Disposing a run
     /// interrupts this producer's run at once; the observer receives
     /// `interrupted` on `scheduler`, and no waiting value.
+    @inlinable
     public func lazyMap<U>(on scheduler: Scheduler, transform: @escaping (Value) -> U) -> SignalProducer<U, Error> {
         _liftAsynchronous { $0._lazyMap(on: scheduler, interruptedBy: $1, transform: transform) }
     }
 
     /// `Signal.timeout(after:raising:on:)` on every run: the timeout counts
     /// from the start.
+    @inlinable
     public func timeout(
         after interval: TimeInterval, raising error: Error, on scheduler: DateScheduler
     ) -> SignalProducer<Value, Error> {
@@ -705,6 +746,7 @@ extension SignalProducer {
 extension SignalProducer where Error == Never {
     /// `Signal.timeout(after:raising:on:)` for a run that cannot fail
     /// otherwise.
+    @inlinable
     public func timeout<NewError>(
         after interval: TimeInterval, raising error: NewError, on scheduler: DateScheduler
     ) -> SignalProducer<Value, NewError> {

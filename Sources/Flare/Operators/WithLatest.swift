@@ -42,11 +42,13 @@ extension SignalProducer {
     /// `Signal.withLatest(from:)` of a run of this producer and one of
     /// `samplee`, `samplee` started first (so that its values sent while
     /// starting are already the latest).
+    @inlinable
     public func withLatest<U>(from samplee: SignalProducer<U, Never>) -> SignalProducer<(Value, U), Error> {
         liftRight { left in { right in left.withLatest(from: right) } }(samplee)
     }
 
     /// `withLatest(from:)` with a samplee of any producer-convertible type.
+    @inlinable
     public func withLatest<Samplee: SignalProducerConvertible>(
         from samplee: Samplee
     ) -> SignalProducer<(Value, Samplee.Value), Error> where Samplee.Error == Never {

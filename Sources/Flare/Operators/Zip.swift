@@ -218,11 +218,13 @@ extension SignalProducer {
     /// `Signal.zip(with:)` of a run of this producer and one of `other`,
     /// this one started first. Each start starts both; disposing the run
     /// interrupts both.
+    @inlinable
     public func zip<U>(with other: SignalProducer<U, Error>) -> SignalProducer<(Value, U), Error> {
         liftLeft { left in { right in left.zip(with: right) } }(other)
     }
 
     /// `zip(with:)` with a producer-convertible of any type.
+    @inlinable
     public func zip<Other: SignalProducerConvertible>(
         with other: Other
     ) -> SignalProducer<(Value, Other.Value), Error> where Other.Error == Error {
@@ -231,6 +233,7 @@ extension SignalProducer {
 
     /// `Signal.zip` of one run of each producer, started in order.
     /// With no producer, the runs never send any event, as on signals.
+    @inlinable
     public static func zip<S: Sequence>(_ producers: S) -> SignalProducer<[Value], Error>
     where S.Element: SignalProducerConvertible, S.Element.Value == Value, S.Element.Error == Error {
         SignalProducer<[Value], Error>._startingTogether(producers.map(\.producer)) { Signal.zip($0) }
@@ -238,6 +241,7 @@ extension SignalProducer {
 
     /// `zip(_:)` of a sequence, except that with no producer each run sends
     /// `emptySentinel`, then completes.
+    @inlinable
     public static func zip<S: Sequence>(_ producers: S, emptySentinel: [Value]) -> SignalProducer<[Value], Error>
     where S.Element: SignalProducerConvertible, S.Element.Value == Value, S.Element.Error == Error {
         let inputs = producers.map(\.producer)
@@ -247,6 +251,7 @@ extension SignalProducer {
 
     /// `Signal.zip` of one run of each producer, started in argument
     /// order.
+    @inlinable
     public static func zip<A: SignalProducerConvertible, B: SignalProducerConvertible>(
         _ a: A, _ b: B
     ) -> SignalProducer<(Value, B.Value), Error>
@@ -256,88 +261,96 @@ extension SignalProducer {
 
     /// `Signal.zip` of one run of each producer, started in argument
     /// order.
+    @inlinable
     public static func zip<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible>(
         _ a: A, _ b: B, _ c: C
     ) -> SignalProducer<(Value, B.Value, C.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error {
-        _startingTogether(ProducerPair(SingleProducer(a.producer), ProducerPair(SingleProducer(b.producer), SingleProducer(c.producer)))) {
+        _startingTogether(_ProducerPair(_SingleProducer(a.producer), _ProducerPair(_SingleProducer(b.producer), _SingleProducer(c.producer)))) {
             _zipEngine($0, as: _Tuple3.self)
         }
     }
 
     /// `Signal.zip` of one run of each producer, started in argument
     /// order.
+    @inlinable
     public static func zip<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible>(
         _ a: A, _ b: B, _ c: C, _ d: D
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error {
-        _startingTogether(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), SingleProducer(d.producer)))) {
+        _startingTogether(_ProducerPair(_ProducerPair(_SingleProducer(a.producer), _SingleProducer(b.producer)), _ProducerPair(_SingleProducer(c.producer), _SingleProducer(d.producer)))) {
             _zipEngine($0, as: _Tuple4.self)
         }
     }
 
     /// `Signal.zip` of one run of each producer, started in argument
     /// order.
+    @inlinable
     public static func zip<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible, E: SignalProducerConvertible>(
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error {
-        _startingTogether(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), ProducerPair(SingleProducer(d.producer), SingleProducer(e.producer))))) {
+        _startingTogether(_ProducerPair(_ProducerPair(_SingleProducer(a.producer), _SingleProducer(b.producer)), _ProducerPair(_SingleProducer(c.producer), _ProducerPair(_SingleProducer(d.producer), _SingleProducer(e.producer))))) {
             _zipEngine($0, as: _Tuple5.self)
         }
     }
 
     /// `Signal.zip` of one run of each producer, started in argument
     /// order.
+    @inlinable
     public static func zip<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible, E: SignalProducerConvertible, F: SignalProducerConvertible>(
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value, F.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error, F.Error == Error {
-        _startingTogether(ProducerPair(ProducerPair(SingleProducer(a.producer), ProducerPair(SingleProducer(b.producer), SingleProducer(c.producer))), ProducerPair(SingleProducer(d.producer), ProducerPair(SingleProducer(e.producer), SingleProducer(f.producer))))) {
+        _startingTogether(_ProducerPair(_ProducerPair(_SingleProducer(a.producer), _ProducerPair(_SingleProducer(b.producer), _SingleProducer(c.producer))), _ProducerPair(_SingleProducer(d.producer), _ProducerPair(_SingleProducer(e.producer), _SingleProducer(f.producer))))) {
             _zipEngine($0, as: _Tuple6.self)
         }
     }
 
     /// `Signal.zip` of one run of each producer, started in argument
     /// order.
+    @inlinable
     public static func zip<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible, E: SignalProducerConvertible, F: SignalProducerConvertible, G: SignalProducerConvertible>(
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value, F.Value, G.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error, F.Error == Error, G.Error == Error {
-        _startingTogether(ProducerPair(ProducerPair(SingleProducer(a.producer), ProducerPair(SingleProducer(b.producer), SingleProducer(c.producer))), ProducerPair(ProducerPair(SingleProducer(d.producer), SingleProducer(e.producer)), ProducerPair(SingleProducer(f.producer), SingleProducer(g.producer))))) {
+        _startingTogether(_ProducerPair(_ProducerPair(_SingleProducer(a.producer), _ProducerPair(_SingleProducer(b.producer), _SingleProducer(c.producer))), _ProducerPair(_ProducerPair(_SingleProducer(d.producer), _SingleProducer(e.producer)), _ProducerPair(_SingleProducer(f.producer), _SingleProducer(g.producer))))) {
             _zipEngine($0, as: _Tuple7.self)
         }
     }
 
     /// `Signal.zip` of one run of each producer, started in argument
     /// order.
+    @inlinable
     public static func zip<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible, E: SignalProducerConvertible, F: SignalProducerConvertible, G: SignalProducerConvertible, H: SignalProducerConvertible>(
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value, F.Value, G.Value, H.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error, F.Error == Error, G.Error == Error, H.Error == Error {
-        _startingTogether(ProducerPair(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), SingleProducer(d.producer))), ProducerPair(ProducerPair(SingleProducer(e.producer), SingleProducer(f.producer)), ProducerPair(SingleProducer(g.producer), SingleProducer(h.producer))))) {
+        _startingTogether(_ProducerPair(_ProducerPair(_ProducerPair(_SingleProducer(a.producer), _SingleProducer(b.producer)), _ProducerPair(_SingleProducer(c.producer), _SingleProducer(d.producer))), _ProducerPair(_ProducerPair(_SingleProducer(e.producer), _SingleProducer(f.producer)), _ProducerPair(_SingleProducer(g.producer), _SingleProducer(h.producer))))) {
             _zipEngine($0, as: _Tuple8.self)
         }
     }
 
     /// `Signal.zip` of one run of each producer, started in argument
     /// order.
+    @inlinable
     public static func zip<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible, E: SignalProducerConvertible, F: SignalProducerConvertible, G: SignalProducerConvertible, H: SignalProducerConvertible, I: SignalProducerConvertible>(
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H, _ i: I
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value, F.Value, G.Value, H.Value, I.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error, F.Error == Error, G.Error == Error, H.Error == Error, I.Error == Error {
-        _startingTogether(ProducerPair(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), SingleProducer(d.producer))), ProducerPair(ProducerPair(SingleProducer(e.producer), SingleProducer(f.producer)), ProducerPair(SingleProducer(g.producer), ProducerPair(SingleProducer(h.producer), SingleProducer(i.producer)))))) {
+        _startingTogether(_ProducerPair(_ProducerPair(_ProducerPair(_SingleProducer(a.producer), _SingleProducer(b.producer)), _ProducerPair(_SingleProducer(c.producer), _SingleProducer(d.producer))), _ProducerPair(_ProducerPair(_SingleProducer(e.producer), _SingleProducer(f.producer)), _ProducerPair(_SingleProducer(g.producer), _ProducerPair(_SingleProducer(h.producer), _SingleProducer(i.producer)))))) {
             _zipEngine($0, as: _Tuple9.self)
         }
     }
 
     /// `Signal.zip` of one run of each producer, started in argument
     /// order.
+    @inlinable
     public static func zip<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible, E: SignalProducerConvertible, F: SignalProducerConvertible, G: SignalProducerConvertible, H: SignalProducerConvertible, I: SignalProducerConvertible, J: SignalProducerConvertible>(
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H, _ i: I, _ j: J
     ) -> SignalProducer<(Value, B.Value, C.Value, D.Value, E.Value, F.Value, G.Value, H.Value, I.Value, J.Value), Error>
     where A.Value == Value, A.Error == Error, B.Error == Error, C.Error == Error, D.Error == Error, E.Error == Error, F.Error == Error, G.Error == Error, H.Error == Error, I.Error == Error, J.Error == Error {
-        _startingTogether(ProducerPair(ProducerPair(ProducerPair(SingleProducer(a.producer), SingleProducer(b.producer)), ProducerPair(SingleProducer(c.producer), ProducerPair(SingleProducer(d.producer), SingleProducer(e.producer)))), ProducerPair(ProducerPair(SingleProducer(f.producer), SingleProducer(g.producer)), ProducerPair(SingleProducer(h.producer), ProducerPair(SingleProducer(i.producer), SingleProducer(j.producer)))))) {
+        _startingTogether(_ProducerPair(_ProducerPair(_ProducerPair(_SingleProducer(a.producer), _SingleProducer(b.producer)), _ProducerPair(_SingleProducer(c.producer), _ProducerPair(_SingleProducer(d.producer), _SingleProducer(e.producer)))), _ProducerPair(_ProducerPair(_SingleProducer(f.producer), _SingleProducer(g.producer)), _ProducerPair(_SingleProducer(h.producer), _ProducerPair(_SingleProducer(i.producer), _SingleProducer(j.producer)))))) {
             _zipEngine($0, as: _Tuple10.self)
         }
     }

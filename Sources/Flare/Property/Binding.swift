@@ -33,6 +33,7 @@ extension BindingTargetProvider {
     /// - Returns: A disposable that ends the binding, or `nil` if the
     ///   target's lifetime had already ended.
     @discardableResult
+    @inlinable
     public static func <~ <Source: BindingSource>(provider: Self, source: Source) -> Disposable?
     where Source.Value == Value {
         let target = provider.bindingTarget
@@ -44,6 +45,7 @@ extension BindingTargetProvider {
 
     /// Binds a source of non-optional values to a target of optional ones.
     @discardableResult
+    @inlinable
     public static func <~ <Source: BindingSource>(provider: Self, source: Source) -> Disposable?
     where Value == Source.Value? {
         provider <~ source.producer.map { Optional($0) }
@@ -55,6 +57,7 @@ extension Signal.Observer {
     /// the observer (its terminal event is not), until the source completes
     /// or the returned disposable is disposed. The observer is not retained.
     @discardableResult
+    @inlinable
     public static func <~ <Source: BindingSource>(observer: Signal<Value, Error>.Observer, source: Source) -> Disposable?
     where Source.Value == Value {
         source.producer.startWithValues { [weak observer] in observer?.send(value: $0) }
@@ -67,6 +70,7 @@ extension Optional: BindingTargetProvider where Wrapped: BindingTargetProvider {
     public typealias Value = Wrapped.Value
 
     /// The wrapped target's binding target, or one whose lifetime has ended.
+    @inlinable
     public var bindingTarget: BindingTarget<Wrapped.Value> {
         switch self {
         case let .some(provider): return provider.bindingTarget
@@ -85,6 +89,7 @@ public struct BindingTarget<Value>: BindingTargetProvider {
     public let action: (Value) -> Void
 
     /// `self`.
+    @inlinable
     public var bindingTarget: BindingTarget<Value> { self }
 
     /// A target that runs `action` for each value, on `scheduler`.
@@ -94,6 +99,7 @@ public struct BindingTarget<Value>: BindingTargetProvider {
     ///     by default).
     ///   - lifetime: Bindings to the target end when it ends.
     ///   - action: Consumes the values.
+    @inlinable
     public init(on scheduler: Scheduler = ImmediateScheduler(), lifetime: Lifetime, action: @escaping (Value) -> Void) {
         self.lifetime = lifetime
         if scheduler is ImmediateScheduler {
@@ -116,6 +122,7 @@ public struct BindingTarget<Value>: BindingTargetProvider {
     ///   - lifetime: Bindings to the target end when it ends.
     ///   - object: The object written to; held weakly.
     ///   - keyPath: The property of `object` written to.
+    @inlinable
     public init<Object: AnyObject>(
         on scheduler: Scheduler = ImmediateScheduler(), lifetime: Lifetime, object: Object,
         keyPath: ReferenceWritableKeyPath<Object, Value>
@@ -129,17 +136,20 @@ public struct BindingTarget<Value>: BindingTargetProvider {
 
 /// A closure handed to a scheduler: ReactiveSwift's contract leaves the
 /// thread-safety of a binding's action to its author.
-private final class UncheckedAction<Value>: @unchecked Sendable {
-    let action: (Value) -> Void
-    init(_ action: @escaping (Value) -> Void) { self.action = action }
+@usableFromInline
+final class UncheckedAction<Value>: @unchecked Sendable {
+    @usableFromInline let action: (Value) -> Void
+    @inlinable init(_ action: @escaping (Value) -> Void) { self.action = action }
 }
 
-private struct UncheckedValue<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
+@usableFromInline
+struct UncheckedValue<Value>: @unchecked Sendable {
+    @usableFromInline let value: Value
+    @inlinable init(_ value: Value) { self.value = value }
 }
 
-private final class WeakBox<Object: AnyObject>: @unchecked Sendable {
-    weak var object: Object?
-    init(_ object: Object) { self.object = object }
+@usableFromInline
+final class WeakBox<Object: AnyObject>: @unchecked Sendable {
+    @usableFromInline weak var object: Object?
+    @inlinable init(_ object: Object) { self.object = object }
 }

@@ -73,14 +73,14 @@ public final class MutableProperty<Value>: ComposableMutablePropertyProtocol {
     @inlinable
     public var value: Value {
         get { _channel.value }
-        set { _channel.set(newValue) }
+        set { _channel.setKeepingSignal(newValue) }
     }
 
     /// `value`, for the property-wrapper form.
     @inlinable
     public var wrappedValue: Value {
         get { _channel.value }
-        set { _channel.set(newValue) }
+        set { _channel.setKeepingSignal(newValue) }
     }
 
     /// The property itself (`$name` for `@MutableProperty var name`).

@@ -14,7 +14,8 @@
 ///   observed, it stops observing its sources.
 @propertyWrapper
 public final class Property<Value>: PropertyProtocol {
-    private let read: () -> Value
+    @usableFromInline
+    let read: () -> Value
 
     /// Sends the current value, then every change; completes when the
     /// property ends (a composed property: when its sources end).
@@ -50,6 +51,7 @@ public final class Property<Value>: PropertyProtocol {
     public var projectedValue: Property<Value> { self }
 
     /// A constant property.
+    @inlinable
     public init(value: Value) {
         read = { value }
         producer = SignalProducer(value: value)
@@ -57,6 +59,7 @@ public final class Property<Value>: PropertyProtocol {
     }
 
     /// A property that forwards to `property`, and retains it.
+    @inlinable
     public init<P: PropertyProtocol>(capturing property: P) where P.Value == Value {
         read = { property.value }
         producer = property.producer
@@ -64,12 +67,14 @@ public final class Property<Value>: PropertyProtocol {
     }
 
     /// A composed property that reflects `property`, without retaining it.
+    @inlinable
     public convenience init<P: PropertyProtocol>(_ property: P) where P.Value == Value {
         self.init(unsafeProducer: property.producer)
     }
 
     /// A composed property whose value is `initial`, then each value `values`
     /// sends. `values` is started at once.
+    @inlinable
     public convenience init(initial: Value, then values: SignalProducer<Value, Never>) {
         self.init(unsafeProducer: SignalProducer { observer, lifetime in
             observer.send(value: initial)
@@ -81,6 +86,7 @@ public final class Property<Value>: PropertyProtocol {
 
     /// A composed property whose value is `initial`, then each value `values`
     /// sends. `values` is started (or observed) at once.
+    @inlinable
     public convenience init<Values: SignalProducerConvertible>(initial: Value, then values: Values)
     where Values.Value == Value, Values.Error == Never {
         self.init(initial: initial, then: values.producer)
@@ -89,6 +95,7 @@ public final class Property<Value>: PropertyProtocol {
     /// A property that reads and observes `channel`, whose owner ends it
     /// (an `Action`'s `isExecuting` and `isEnabled`). `signal` is the
     /// channel's signal, kept alive by the property.
+    @inlinable
     init(channel: _PropertyChannel<Value>, signal: Signal<Value, Never>) {
         read = { channel.value }
         self.signal = signal
@@ -98,8 +105,9 @@ public final class Property<Value>: PropertyProtocol {
     /// A composed property over a producer that sends at least one value
     /// synchronously when started: the property's value is the latest one
     /// sent. The producer is started once, now.
+    @inlinable
     init(unsafeProducer: SignalProducer<Value, Never>) {
-        let slot = ComposedSlot<Value>()
+        let slot = _ComposedSlot<Value>()
         let run = unsafeProducer.start { event in
             switch event {
             case let .value(value):
@@ -130,11 +138,17 @@ public final class Property<Value>: PropertyProtocol {
 }
 
 /// Where a composed property's first value lands while its source starts.
-final class ComposedSlot<Value>: @unchecked Sendable {
+@usableFromInline
+final class _ComposedSlot<Value>: @unchecked Sendable {
     // Written during the source's synchronous start (the first value), then
     // only read, inside the source's serialized delivery.
+    @usableFromInline
     var channel: _PropertyChannel<Value>?
+    @usableFromInline
     var signal: Signal<Value, Never>?
+
+    @inlinable
+    init() {}
 }
 
 extension Property: @unchecked Sendable {}
@@ -142,12 +156,14 @@ extension Property: @unchecked Sendable {}
 extension Property where Value: OptionalProtocol {
     /// A composed property whose value is `initial`, then each value `values`
     /// sends, wrapped.
+    @inlinable
     public convenience init(initial: Value, then values: SignalProducer<Value.Wrapped, Never>) {
         self.init(initial: initial, then: values.map { Value(reconstructing: $0) })
     }
 
     /// A composed property whose value is `initial`, then each value `values`
     /// sends, wrapped.
+    @inlinable
     public convenience init<Values: SignalProducerConvertible>(initial: Value, then values: Values)
     where Values.Value == Value.Wrapped, Values.Error == Never {
         self.init(initial: initial, then: values.producer)

@@ -27,6 +27,7 @@ public protocol MutablePropertyProtocol: PropertyProtocol, BindingTargetProvider
 extension MutablePropertyProtocol {
     /// A binding target that sets `value`, for as long as the property lives
     /// (it does not retain the property).
+    @inlinable
     public var bindingTarget: BindingTarget<Value> {
         BindingTarget(lifetime: lifetime) { [weak self] in self?.value = $0 }
     }

@@ -342,6 +342,7 @@ internal struct TransferredAction: @unchecked Sendable {
 extension Scheduler {
     /// `schedule(_:)` for an action of Flare's own, whose captures Flare
     /// vouches for (see `TransferredAction`).
+    @usableFromInline
     @discardableResult
     func scheduleTransferred(_ action: @escaping () -> Void) -> Disposable? {
         let work = TransferredAction(action)
@@ -352,6 +353,7 @@ extension Scheduler {
 extension DateScheduler {
     /// `schedule(after:action:)` for an action of Flare's own (see
     /// `TransferredAction`).
+    @usableFromInline
     @discardableResult
     func scheduleTransferred(after date: Date, action: @escaping () -> Void) -> Disposable? {
         let work = TransferredAction(action)
@@ -360,6 +362,7 @@ extension DateScheduler {
 
     /// `schedule(after:interval:leeway:action:)` for an action of Flare's
     /// own (see `TransferredAction`).
+    @usableFromInline
     @discardableResult
     func scheduleTransferred(
         after date: Date, interval: DispatchTimeInterval, leeway: DispatchTimeInterval,

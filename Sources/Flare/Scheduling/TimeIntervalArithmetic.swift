@@ -66,6 +66,7 @@ extension Date {
     /// The date `interval` later (earlier, if negative). `.never` gives a date
     /// at infinity, after every real date, so an action scheduled there never
     /// becomes due.
+    @usableFromInline
     internal func addingTimeInterval(_ interval: DispatchTimeInterval) -> Date {
         addingTimeInterval(interval.timeInterval)
     }

@@ -1,3 +1,5 @@
+import Synchronization
+
 extension Signal {
     /// Receives a signal's events.
     ///
@@ -42,28 +44,36 @@ extension Signal {
 
         /// Whether `deinit` sends `interrupted`: true for the observers that
         /// feed a signal, so that dropping the last reference to a pipe's
-        /// input ends the signal instead of leaving it open for ever.
+        /// input ends the signal instead of leaving it open for ever; cleared
+        /// by the first terminal event sent through the observer, after
+        /// which an `interrupted` would be ignored anyway. `deinit` runs
+        /// unspecialized and would look up the event type's metadata to
+        /// build that `interrupted`: a signal made per producer start (an
+        /// operator lifted with `lift`, `timeout`) would pay it at every
+        /// start. Relaxed: the last release of the observer orders every
+        /// send before `deinit`; senders on other threads only ever store
+        /// `false`.
         @usableFromInline
-        internal let _interruptsOnDeinit: Bool
+        internal let _interruptsOnDeinit: Atomic<Bool>
 
         @usableFromInline
         internal init(_action action: @escaping Action, interruptsOnDeinit: Bool) {
             self._handler = .event(action)
-            self._interruptsOnDeinit = interruptsOnDeinit
+            self._interruptsOnDeinit = Atomic(interruptsOnDeinit)
         }
 
         /// An observer of one kind of event, for the `observe…` conveniences.
         @usableFromInline
         internal init(_handler handler: _Handler) {
             self._handler = handler
-            self._interruptsOnDeinit = false
+            self._interruptsOnDeinit = Atomic(false)
         }
 
         /// An observer that calls `action` for every event.
         @inlinable
         public init(_ action: @escaping Action) {
             self._handler = .event(action)
-            self._interruptsOnDeinit = false
+            self._interruptsOnDeinit = Atomic(false)
         }
 
         /// An observer that calls the closure matching each kind of event.
@@ -85,7 +95,7 @@ extension Signal {
         }
 
         deinit {
-            if _interruptsOnDeinit { interruptOnDeinit() }
+            if _interruptsOnDeinit.load(ordering: .relaxed) { interruptOnDeinit() }
         }
 
         /// Apart from `deinit`, so that releasing an ordinary observer (often
@@ -134,18 +144,21 @@ extension Signal {
         /// Sends a failure. Terminal.
         @inlinable
         public func send(error: Error) {
+            _interruptsOnDeinit.store(false, ordering: .relaxed)
             Self._send(error: error, to: _handler)
         }
 
         /// Sends `completed`. Terminal.
         @inlinable
         public func sendCompleted() {
+            _interruptsOnDeinit.store(false, ordering: .relaxed)
             Self._sendCompleted(to: _handler)
         }
 
         /// Sends `interrupted`. Terminal.
         @inlinable
         public func sendInterrupted() {
+            _interruptsOnDeinit.store(false, ordering: .relaxed)
             Self._sendInterrupted(to: _handler)
         }
 

@@ -58,6 +58,7 @@ public final class Signal<Value, Error: Swift.Error> {
     ///     delivering thread (contract 9). Sends from inside the signal's
     ///     own delivery and terminal events never wait.
     ///   - generator: Called at once with the signal's input and lifetime.
+    @inlinable
     public convenience init(queueLimit: QueueLimit = .default, _ generator: (Observer, Lifetime) -> Void) {
         let core = _SignalCore<Value, Error>(queueLimit: queueLimit)
         self.init(_core: core)

@@ -19,6 +19,7 @@ extension SignalProducer {
     /// too. Cost per start: two runs and the signals `transform` makes; the
     /// operators Flare defines on producers are not built this way (theirs
     /// add one closure to the run instead).
+    @inlinable
     public func lift<U, F>(_ transform: @escaping (Signal<Value, Error>) -> Signal<U, F>) -> SignalProducer<U, F> {
         SignalProducer<U, F> { observer, lifetime in
             self.startWithSignal { signal, interrupter in
@@ -40,6 +41,7 @@ extension SignalProducer {
     /// `start` receives the observer, the run's lifetime and its
     /// interruption lifetime; it starts the upstream runs, adding their
     /// interrupters to both lifetimes, and observes the operator's output.
+    @inlinable
     func _liftAsynchronous<U, F>(
         _ start: @escaping (Signal<U, F>.Observer, _ lifetime: Lifetime, _ interruption: Lifetime) -> Void
     ) -> SignalProducer<U, F> {
@@ -53,6 +55,7 @@ extension SignalProducer {
     /// `_liftAsynchronous` for a unary operator: `transform` makes the
     /// operator's output from this run's signal and the interruption
     /// lifetime.
+    @inlinable
     func _liftAsynchronous<U, F>(
         _ transform: @escaping (Signal<Value, Error>, _ interruption: Lifetime) -> Signal<U, F>
     ) -> SignalProducer<U, F> {
@@ -70,6 +73,7 @@ extension SignalProducer {
     /// order), and forwards what `transform` makes of their signals.
     ///
     /// - Returns: A function from the right-hand producer to the result.
+    @inlinable
     public func lift<U, F, V, G>(
         _ transform: @escaping (Signal<Value, Error>) -> (Signal<U, F>) -> Signal<V, G>
     ) -> (SignalProducer<U, F>) -> SignalProducer<V, G> {
@@ -84,6 +88,7 @@ extension SignalProducer {
     /// Disposing a run of the result interrupts both runs.
     ///
     /// - Returns: A function from the right-hand producer to the result.
+    @inlinable
     public func liftRight<U, F, V, G>(
         _ transform: @escaping (Signal<Value, Error>) -> (Signal<U, F>) -> Signal<V, G>
     ) -> (SignalProducer<U, F>) -> SignalProducer<V, G> {
@@ -107,6 +112,7 @@ extension SignalProducer {
     /// Disposing a run of the result interrupts both runs.
     ///
     /// - Returns: A function from the right-hand producer to the result.
+    @inlinable
     public func liftLeft<U, F, V, G>(
         _ transform: @escaping (Signal<Value, Error>) -> (Signal<U, F>) -> Signal<V, G>
     ) -> (SignalProducer<U, F>) -> SignalProducer<V, G> {

@@ -20,22 +20,31 @@ enum _RoundEnd {
 /// own `start` (a synchronous producer) asks for the next one by counting a
 /// request, which the loop already running picks up once `start` returns.
 /// A million synchronous rounds take constant stack.
-final class Rounds<Value, Error: Swift.Error>: @unchecked Sendable {
-    private let producer: SignalProducer<Value, Error>
-    private let observer: Signal<Value, Error>.Observer
-    private let lifetime: Lifetime
-    private let current = SerialDisposable()
+@usableFromInline
+final class _Rounds<Value, Error: Swift.Error>: @unchecked Sendable {
+    @usableFromInline
+    let producer: SignalProducer<Value, Error>
+    @usableFromInline
+    let observer: Signal<Value, Error>.Observer
+    @usableFromInline
+    let lifetime: Lifetime
+    @usableFromInline
+    let current = SerialDisposable()
     /// The wait before the next round, for `retry(upTo:interval:on:)`. The
     /// scheduled action keeps this object alive meanwhile.
-    private let pause = SerialDisposable()
+    @usableFromInline
+    let pause = SerialDisposable()
     /// Round requests not yet served; the thread that raises it from 0 runs
     /// the loop.
-    private let requests = Atomic<Int>(0)
+    @usableFromInline
+    let requests = Atomic<Int>(0)
     /// Decides what a round's terminal event leads to. Called once per
     /// round, after the round before it ended: never concurrently.
-    private let decide: (Signal<Value, Error>.Event) -> _RoundEnd
+    @usableFromInline
+    let decide: (Signal<Value, Error>.Event) -> _RoundEnd
 
-    private init(
+    @inlinable
+    init(
         _ producer: SignalProducer<Value, Error>, _ observer: Signal<Value, Error>.Observer, _ lifetime: Lifetime,
         _ decide: @escaping (Signal<Value, Error>.Event) -> _RoundEnd
     ) {
@@ -49,16 +58,18 @@ final class Rounds<Value, Error: Swift.Error>: @unchecked Sendable {
 
     /// A producer whose every start runs `producer` in rounds, `decide`
     /// (made afresh per start) choosing what each round's end leads to.
+    @inlinable
     static func producer(
         _ producer: SignalProducer<Value, Error>,
         _ makeDecide: @escaping () -> (Signal<Value, Error>.Event) -> _RoundEnd
     ) -> SignalProducer<Value, Error> {
         SignalProducer { observer, lifetime in
-            Rounds(producer, observer, lifetime, makeDecide()).requestRound()
+            _Rounds(producer, observer, lifetime, makeDecide()).requestRound()
         }
     }
 
-    private func requestRound() {
+    @inlinable
+    func requestRound() {
         guard requests.add(1, ordering: .acquiringAndReleasing).oldValue == 0 else { return }
         repeat {
             if lifetime.hasEnded { return }
@@ -66,7 +77,8 @@ final class Rounds<Value, Error: Swift.Error>: @unchecked Sendable {
         } while requests.subtract(1, ordering: .acquiringAndReleasing).newValue != 0
     }
 
-    private func receive(_ event: Signal<Value, Error>.Event) {
+    @inlinable
+    func receive(_ event: Signal<Value, Error>.Event) {
         guard event.isTerminating else {
             observer.send(event)
             return
@@ -91,16 +103,17 @@ extension SignalProducer {
     /// everything at once. `repeat(0)` completes at once without starting
     /// this producer.
     ///
-    /// Rounds start in a loop, not by recursion: any number of synchronous
+    /// _Rounds start in a loop, not by recursion: any number of synchronous
     /// rounds runs in constant stack. Disposing the run interrupts the
     /// round going on.
     ///
     /// - Precondition: `count >= 0`.
+    @inlinable
     public func `repeat`(_ count: Int) -> SignalProducer<Value, Error> {
         flarePrecondition(count >= 0, "repeat(_:) needs a non-negative count, got \(count)")
         if count == 0 { return .empty }
         if count == 1 { return self }
-        return Rounds.producer(self) {
+        return _Rounds.producer(self) {
             var left = count - 1
             return { event in
                 guard event.isCompleted, left > 0 else { return .forward }
@@ -118,10 +131,11 @@ extension SignalProducer {
     /// constant stack.
     ///
     /// - Precondition: `count >= 0`.
+    @inlinable
     public func retry(upTo count: Int) -> SignalProducer<Value, Error> {
         flarePrecondition(count >= 0, "retry(upTo:) needs a non-negative count, got \(count)")
         if count == 0 { return self }
-        return Rounds.producer(self) {
+        return _Rounds.producer(self) {
             var left = count
             return { event in
                 guard case .failed = event, left > 0 else { return .forward }
@@ -135,11 +149,12 @@ extension SignalProducer {
     /// failure before restarting.
     ///
     /// - Precondition: `count >= 0` and `interval >= 0`.
+    @inlinable
     public func retry(upTo count: Int, interval: TimeInterval, on scheduler: DateScheduler) -> SignalProducer<Value, Error> {
         flarePrecondition(count >= 0, "retry(upTo:interval:on:) needs a non-negative count, got \(count)")
         flarePrecondition(interval >= 0, "retry(upTo:interval:on:) needs a non-negative interval, got \(interval)")
         if count == 0 { return self }
-        return Rounds.producer(self) {
+        return _Rounds.producer(self) {
             var left = count
             return { event in
                 guard case .failed = event, left > 0 else { return .forward }

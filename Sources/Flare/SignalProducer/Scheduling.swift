@@ -6,6 +6,7 @@ extension SignalProducer {
     /// handler there (with the operators applied before `start(on:)`), and
     /// forwards its events. Disposing before the scheduled start runs means
     /// it never runs.
+    @inlinable
     public func start(on scheduler: Scheduler) -> SignalProducer<Value, Error> {
         SignalProducer { observer, lifetime in
             lifetime += scheduler.scheduleTransferred {

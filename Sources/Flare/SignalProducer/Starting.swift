@@ -30,6 +30,7 @@ extension SignalProducer {
     ///   word of its own, for the output.
     ///
     /// - Returns: What `setup` returns.
+    @inlinable
     @discardableResult
     public func startWithSignal<Result>(
         _ setup: (_ signal: Signal<Value, Error>, _ interruptHandle: Disposable) -> Result

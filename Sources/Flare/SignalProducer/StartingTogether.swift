@@ -8,12 +8,12 @@ extension SignalProducer {
     /// How the multi-input operators (`combineLatest`, `zip`, `merge` and
     /// their sequence forms) apply to producers: the operator's body is the
     /// signal operator's.
-    @usableFromInline
+    @inlinable
     static func _startingTogether<V, E>(
         _ inputs: [SignalProducer<V, E>], _ combine: @escaping ([Signal<V, E>]) -> Signal<Value, Error>
     ) -> SignalProducer {
         SignalProducer { observer, lifetime in
-            withStartedSignals(of: inputs[...], during: lifetime) { signals in
+            _withStartedSignals(of: inputs[...], during: lifetime) { signals in
                 lifetime += combine(signals).observe(observer)
             }
         }
@@ -24,7 +24,8 @@ extension SignalProducer {
 /// `setup`, then lets them start, the first first: each `startWithSignal`
 /// starts its producer when its setup returns, and the first producer's is
 /// the innermost.
-private func withStartedSignals<V, E>(
+@inlinable
+func _withStartedSignals<V, E>(
     of producers: ArraySlice<SignalProducer<V, E>>, during lifetime: Lifetime, _ setup: ([Signal<V, E>]) -> Void
 ) {
     guard let last = producers.last else {
@@ -33,7 +34,7 @@ private func withStartedSignals<V, E>(
     }
     last.startWithSignal { signal, interrupter in
         lifetime += interrupter
-        withStartedSignals(of: producers.dropLast(), during: lifetime) { setup($0 + [signal]) }
+        _withStartedSignals(of: producers.dropLast(), during: lifetime) { setup($0 + [signal]) }
     }
 }
 
@@ -43,7 +44,8 @@ extension SignalProducer {
     /// forwards what `combine` makes of their signals (typed as `inputs`
     /// lists them). How the static forms of `combineLatest` and `zip` apply
     /// to producers.
-    static func _startingTogether<Inputs: ProducerList, Output>(
+    @inlinable
+    static func _startingTogether<Inputs: _ProducerList, Output>(
         _ inputs: Inputs, _ combine: @escaping (Inputs.Signals) -> Signal<Output, Error>
     ) -> SignalProducer<Output, Error> where Inputs.Signals.Failure == Error {
         SignalProducer<Output, Error> { observer, lifetime in
@@ -55,23 +57,28 @@ extension SignalProducer {
 }
 
 /// Producers of any value types, as the input list their runs' signals make.
-protocol ProducerList {
+@usableFromInline
+protocol _ProducerList {
     associatedtype Signals: _InputList
 
     /// Sets up the signals of the producers (the last one's first), hands
     /// them to `setup`, then lets them start, the first first (as
-    /// `withStartedSignals`). Disposing `lifetime` interrupts every run.
+    /// `_withStartedSignals`). Disposing `lifetime` interrupts every run.
     func startWithSignals(during lifetime: Lifetime, _ setup: (Signals) -> Void)
 }
 
 /// One producer: a leaf of the tree.
-struct SingleProducer<Value, Failure: Swift.Error>: ProducerList {
+@usableFromInline
+struct _SingleProducer<Value, Failure: Swift.Error>: _ProducerList {
+    @usableFromInline
     let producer: SignalProducer<Value, Failure>
 
+    @inlinable
     init(_ producer: SignalProducer<Value, Failure>) {
         self.producer = producer
     }
 
+    @inlinable
     func startWithSignals(during lifetime: Lifetime, _ setup: (_SingleInput<Value, Failure>) -> Void) {
         producer.startWithSignal { signal, interrupter in
             lifetime += interrupter
@@ -81,16 +88,21 @@ struct SingleProducer<Value, Failure: Swift.Error>: ProducerList {
 }
 
 /// The producers of `first`, then those of `second`: a node of the tree.
-struct ProducerPair<First: ProducerList, Second: ProducerList>: ProducerList
+@usableFromInline
+struct _ProducerPair<First: _ProducerList, Second: _ProducerList>: _ProducerList
 where First.Signals.Failure == Second.Signals.Failure {
+    @usableFromInline
     let first: First
+    @usableFromInline
     let second: Second
 
+    @inlinable
     init(_ first: First, _ second: Second) {
         self.first = first
         self.second = second
     }
 
+    @inlinable
     func startWithSignals(during lifetime: Lifetime, _ setup: (_InputPair<First.Signals, Second.Signals>) -> Void) {
         // The outer setup returns last: `second`'s producers start after
         // `first`'s.
@@ -107,6 +119,7 @@ extension Signal {
     /// `samplee`, started when the returned signal is made; see
     /// `withLatest(from:)` for a signal. The run is interrupted when the
     /// returned signal ends.
+    @inlinable
     public func withLatest<U>(from samplee: SignalProducer<U, Never>) -> Signal<(Value, U), Error> {
         Signal<(Value, U), Error> { observer, lifetime in
             samplee.startWithSignal { sampleeSignal, interrupter in
@@ -118,6 +131,7 @@ extension Signal {
 
     /// `withLatest(from:)` with a samplee of any producer-convertible type
     /// (a property …).
+    @inlinable
     public func withLatest<Samplee: SignalProducerConvertible>(
         from samplee: Samplee
     ) -> Signal<(Value, Samplee.Value), Error> where Samplee.Error == Never {

@@ -9,6 +9,7 @@ extension SignalProducer {
     /// The overloads taking a `SignalProducer` (beside the generic ones)
     /// let an implicit member such as `.empty` or `.init(value:)` stand for
     /// the replacement.
+    @inlinable
     public func then<U>(_ replacement: SignalProducer<U, Error>) -> SignalProducer<U, Error> {
         _thenStart(replacement)
     }
@@ -20,17 +21,20 @@ extension SignalProducer {
     /// ambiguous; a replacement typed `SignalProducer<U, Never>` gets the
     /// generic overload, with the same semantics.
     @_disfavoredOverload
+    @inlinable
     public func then<U>(_ replacement: SignalProducer<U, Never>) -> SignalProducer<U, Error> {
         _thenStart(replacement.promoteError(Error.self))
     }
 
     /// `then(_:)` with a replacement of the same type: the overload the
     /// compiler prefers when both would do.
+    @inlinable
     public func then(_ replacement: SignalProducer<Value, Error>) -> SignalProducer<Value, Error> {
         _thenStart(replacement)
     }
 
     /// `then(_:)` with a replacement of any producer-convertible type.
+    @inlinable
     public func then<Replacement: SignalProducerConvertible>(
         _ replacement: Replacement
     ) -> SignalProducer<Replacement.Value, Error> where Replacement.Error == Error {
@@ -38,6 +42,7 @@ extension SignalProducer {
     }
 
     /// `then(_:)` with a replacement that cannot fail.
+    @inlinable
     public func then<Replacement: SignalProducerConvertible>(
         _ replacement: Replacement
     ) -> SignalProducer<Replacement.Value, Error> where Replacement.Error == Never {
@@ -46,6 +51,7 @@ extension SignalProducer {
 
     /// `then(_:)` with a replacement of the same type: the overload the
     /// compiler prefers when both would do.
+    @inlinable
     public func then<Replacement: SignalProducerConvertible>(
         _ replacement: Replacement
     ) -> SignalProducer<Value, Error> where Replacement.Value == Value, Replacement.Error == Error {
@@ -53,7 +59,7 @@ extension SignalProducer {
     }
 
     /// The body of every `then`.
-    @usableFromInline
+    @inlinable
     func _thenStart<U>(_ replacement: SignalProducer<U, Error>) -> SignalProducer<U, Error> {
         SignalProducer<U, Error> { observer, lifetime in
             let current = SerialDisposable()
@@ -73,16 +79,19 @@ extension SignalProducer {
 extension SignalProducer where Error == Never {
     /// `then(_:)` for a producer that cannot fail: the replacement's error
     /// type is the result's.
+    @inlinable
     public func then<U, F>(_ replacement: SignalProducer<U, F>) -> SignalProducer<U, F> {
         promoteError(F.self)._thenStart(replacement)
     }
 
     /// `then(_:)` for a producer and a replacement that cannot fail.
+    @inlinable
     public func then<U>(_ replacement: SignalProducer<U, Never>) -> SignalProducer<U, Never> {
         _thenStart(replacement)
     }
 
     /// `then(_:)` with a replacement of the same type.
+    @inlinable
     public func then(_ replacement: SignalProducer<Value, Never>) -> SignalProducer<Value, Never> {
         _thenStart(replacement)
     }
@@ -90,6 +99,7 @@ extension SignalProducer where Error == Never {
     /// `then(_:)` for a producer that cannot fail, with a replacement of any
     /// producer-convertible type: the replacement's error type is the
     /// result's.
+    @inlinable
     public func then<Replacement: SignalProducerConvertible>(
         _ replacement: Replacement
     ) -> SignalProducer<Replacement.Value, Replacement.Error> {
@@ -97,6 +107,7 @@ extension SignalProducer where Error == Never {
     }
 
     /// `then(_:)` for a producer and a replacement that cannot fail.
+    @inlinable
     public func then<Replacement: SignalProducerConvertible>(
         _ replacement: Replacement
     ) -> SignalProducer<Replacement.Value, Never> where Replacement.Error == Never {
@@ -104,6 +115,7 @@ extension SignalProducer where Error == Never {
     }
 
     /// `then(_:)` with a replacement of the same type.
+    @inlinable
     public func then<Replacement: SignalProducerConvertible>(
         _ replacement: Replacement
     ) -> SignalProducer<Value, Never> where Replacement.Value == Value, Replacement.Error == Never {

@@ -128,10 +128,19 @@ final class _HandlerRun<Value, Error: Swift.Error>: _ProducerRun, @unchecked Sen
         // holds it holds the run. The chain may retain the run for a moment
         // while it delivers (a lifetime lookup): no reference outlives the
         // delivery, since the sinks hold the run unretained.
-        if handler == nil, sink != nil { send(.interrupted) }
+        if handler == nil, sink != nil { interruptFromDeinit() }
         // Ended already, unless the run was never started nor disposed.
         lifetimeEnd?.dispose()
         _ProducerRun.destroySerialBlock(serialBlock)
+    }
+
+    /// Apart from `deinit`, which always runs unspecialized: with the
+    /// `interrupted` built inline, the compiler looks up the event type's
+    /// metadata (for the event's stack slot) on entry to `deinit`, at the
+    /// end of every run, though almost no run takes this branch.
+    @inline(never)
+    private func interruptFromDeinit() {
+        send(.interrupted)
     }
 
     /// The serial word.

@@ -357,6 +357,20 @@ final class _PropertyChannel<Value>: _RelayHub, @unchecked Sendable {
         if stage(value) { deliverStaged(value) }
     }
 
+    /// `set` for an owner that keeps the property's `signal` handle alive
+    /// (`MutableProperty`): when the domain is idle and nothing could
+    /// receive the change, it is published and nothing is queued, so an
+    /// unobserved set costs the gate and the cell's stores, not the serial
+    /// word's two read-modify-writes and a delivery to no one (see
+    /// `stageHoldingGate` for why no observer or run misses a change).
+    @inlinable
+    func setKeepingSignal(_ value: Value) {
+        gate.enter("MutableProperty.value")
+        let acquired = stageHoldingGate(value)
+        gate.leave()
+        if acquired { deliverStaged(value) }
+    }
+
     /// The first half of a set, for a writer that orders its sets by an
     /// exclusion of its own (an `Action` publishing its state): publishes
     /// `value` and takes its place in the queue, calling no observer.

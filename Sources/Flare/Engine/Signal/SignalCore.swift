@@ -423,7 +423,13 @@ final class _SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     /// the `interrupted` calls to late observers are not serialized with one
     /// another (contract 5). Sealing at once keeps this bounded: an attacher
     /// in a loop cannot hold the terminating thread here.
-    @usableFromInline
+    ///
+    /// Out of line (it runs once per signal) but `@inlinable`, so that it is
+    /// specialized with its caller: a run of a producer terminates once per
+    /// start, which for a flattened or retried producer is once per event,
+    /// and the unspecialized body asks the runtime for the event's metadata
+    /// at each observer.
+    @inlinable
     @inline(never)
     func deliverTerminal(_ event: Event) -> Bool {
         guard flare_core_begin_termination(raw) else { return false }
