@@ -103,7 +103,7 @@ func usage(_ error: String?) -> Never {
     usage: swift run -c release bench [--quick] [--filter NAME]... [--json FILE] [--svg FILE] [--reps N]
       --quick        fewer repetitions and shorter runs (under 20 s)
       --filter NAME  only scenarios whose name contains NAME (repeatable):
-                     \(scenarioNames.joined(separator: ", "))
+                     \((["apps"] + scenarioNames).joined(separator: ", "))
       --json FILE    also write every sample as JSON to FILE
       --svg FILE     also draw the run as an SVG chart in FILE (fan-out,
                      chains, disposal latency)

@@ -17,6 +17,7 @@ let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
 startParkedThread()
 let start = now()
 let runner = Runner(options: options)
+runAppScenarios(runner)
 runAll(runner)
 printTable(runner.results, options: options)
 if let path = options.jsonPath {
