@@ -40,13 +40,17 @@ func writeMarkdown(_ results: [CaseResult], options: Options, provenance: Proven
 }
 
 /// `text` with the content between the markers of block `name` replaced
-/// by `body`, or nil if the block is not there.
+/// by `body`, or nil if the block is not there. A marker counts only as a
+/// line of its own, so that prose quoting it is left alone.
 func replacingBlock(_ name: String, in text: String, with body: String) -> String? {
     let begin = "<!-- \(name):begin -->", end = "<!-- \(name):end -->"
-    guard let b = text.range(of: begin), let e = text.range(of: end, range: b.upperBound..<text.endIndex) else {
-        return nil
-    }
-    return String(text[..<b.upperBound]) + "\n" + body + String(text[e.lowerBound...])
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    guard let b = lines.firstIndex(where: { $0 == begin }),
+          let e = lines[(b + 1)...].firstIndex(where: { $0 == end })
+    else { return nil }
+    let content = body.hasSuffix("\n") ? String(body.dropLast()) : body
+    lines.replaceSubrange((b + 1)..<e, with: content.split(separator: "\n", omittingEmptySubsequences: false))
+    return lines.joined(separator: "\n")
 }
 
 /// Where and how the figures were taken.
@@ -188,12 +192,13 @@ let summaryRows: [SummaryRow] = [
     SummaryRow(scenario: "flatten", caseName: "latest", metric: "ns/outer value", label: "`flatMap(.latest)` per outer value (ns)"),
     SummaryRow(scenario: "property", caseName: "N=0", metric: "ns/set", label: "property set, no observer (ns)"),
     SummaryRow(scenario: "property", caseName: "start", metric: "ns/start+dispose", label: "`property.producer` start + dispose (ns)"),
-    SummaryRow(scenario: "action", caseName: "execution", metric: "ns/execution", label: "`Action` execution (ns)"),
+    SummaryRow(scenario: "property", caseName: "late start", metric: "ns/late start+dispose", label: "`replayLazily(upTo: 1)` late start + dispose (ns)"),
     SummaryRow(scenario: "async", caseName: "signal, 1 sender", metric: "ns/element", label: "`for await` over a signal (ns per value)"),
 ]
 
-/// Columns that are not baselines: Flare itself in another form, the limit.
-private let notBaselines: Set<String> = [flareName, limitName, FlareUnboundedContender.name, flareSignalName]
+/// Columns that are not baselines: Flare itself in another form, the
+/// limit, and the action's work started without the action.
+private let notBaselines: Set<String> = [flareName, limitName, FlareUnboundedContender.name, flareSignalName, producerAloneName]
 
 /// One table of the headline figures: Flare, its limit and the ratio;
 /// the best baseline and Flare's advantage over it; for the app
