@@ -5,14 +5,18 @@ import Darwin
 #endif
 
 /// `bench --svg FILE`: the run drawn as one SVG file, written by the bench
-/// itself (no dependency). Up to three panels, each drawn only if its
-/// scenario ran: the cost of a delivery against the number of observers
+/// itself (no dependency). Up to four panels, each drawn only if its
+/// scenario ran: the application scenarios against their limits, the cost
+/// of a delivery against the number of observers
 /// (fan-out), the cost of an event through a chain against its depth, and
 /// disposal latency percentiles. Every contender and the direct-call limit
 /// are lines or bars in each; values are the medians of the run, on
 /// logarithmic axes (the contenders differ by orders of magnitude).
 func writeSVG(_ results: [CaseResult], options: Options, to path: String) {
     var panels: [Panel] = []
+    if let apps = appPanel(results) {
+        panels.append(apps)
+    }
     if let fanout = linePanel(
         results, scenario: "fanout", metric: "ns/delivery",
         title: "Fan-out: ns per delivery against the number of observers", xLabel: "observers",
@@ -33,7 +37,7 @@ func writeSVG(_ results: [CaseResult], options: Options, to path: String) {
         panels.append(latency)
     }
     guard !panels.isEmpty else {
-        progress("bench: --svg: none of the charted scenarios (fanout, chain, latency) ran; nothing written")
+        progress("bench: --svg: none of the charted scenarios (apps, fanout, chain, latency) ran; nothing written")
         return
     }
     var svg = SVG(width: 760, height: 40 + panels.count * Panel.height)
@@ -77,6 +81,22 @@ private func linePanel(
     }
     guard !series.isEmpty else { return nil }
     return Panel(title: title, kind: .lines(series: series, xLabel: xLabel))
+}
+
+/// The application scenarios, one group of bars per scenario (Flare and
+/// its limit), in ns per event: a scenario measured as a rate is drawn as
+/// its inverse, the wall time per event.
+private func appPanel(_ results: [CaseResult]) -> Panel? {
+    let cases = results.filter { $0.scenario == "apps" }
+    guard !cases.isEmpty else { return nil }
+    let groups = cases.map { c in
+        let perEvent = c.metrics[0].lowerIsBetter
+        return (perEvent ? c.caseName : c.caseName + " (1/rate)", [flareName, limitName].map { name in
+            let median = c.stats[0][name]?.median ?? .nan
+            return (name, perEvent ? median : 1e9 / median)
+        })
+    }
+    return Panel(title: "Application scenarios: ns per event, Flare and its hand-written limit", kind: .bars(groups: groups))
 }
 
 /// Every metric of a scenario's single case as a group of bars, one bar per
@@ -157,7 +177,7 @@ private struct Panel {
         for (i, name) in legend.enumerated() {
             let ly = y0 + Self.plotTop + 10 + Double(i) * 18
             svg.rect(x: Self.right + 20, y: ly - 9, width: 12, height: 12, fill: colour(name))
-            svg.text(x: Self.right + 38, y: ly + 1, name == limitName ? "limit (direct calls)" : name, size: 11)
+            svg.text(x: Self.right + 38, y: ly + 1, name == limitName ? "limit (hand-written)" : name, size: 11)
         }
     }
 }

@@ -19,12 +19,18 @@ func costOverLimit(_ flare: Double, _ limit: Double, lowerIsBetter: Bool) -> Dou
 
 func ratioText(_ r: Double) -> String { r.isNaN ? "–" : format(r) + "x" }
 
-/// The table on stdout: one block per scenario and metric, one row per case,
-/// each cell "median [min–max]" over the repetitions, then Flare's advantage
-/// over each baseline and its cost relative to the limit.
-func printTable(_ results: [CaseResult], options: Options) {
-    print("Flare bench: median [min–max] of \(options.repetitions) interleaved runs per contender\(options.quick ? " (--quick)" : "").")
-    print("\"Flare vs X\" = how many times better Flare is than X (>1: Flare wins); \"Flare/Limit\" = Flare's cost in multiples of the direct-call limit.")
+/// One table of the report: a scenario's cases (rows) for one metric,
+/// each contender's cell "median [min–max]", then Flare's advantage over
+/// each baseline and its cost relative to the limit. The same blocks make
+/// the table on stdout and the Markdown of `--markdown`.
+struct TableBlock {
+    let heading: String
+    let header: [String]
+    let rows: [[String]]
+}
+
+func tableBlocks(_ results: [CaseResult]) -> [TableBlock] {
+    var blocks: [TableBlock] = []
     var i = 0
     while i < results.count {
         var j = i
@@ -33,35 +39,59 @@ func printTable(_ results: [CaseResult], options: Options) {
         for (mi, metric) in group[0].metrics.enumerated() {
             let present = contenderOrder.filter { name in group.contains { $0.stats[mi][name] != nil } }
             let baselines = present.filter { $0 != flareName && $0 != limitName }
-            print("")
-            print("\(group[0].title) — \(metric.name) (\(metric.lowerIsBetter ? "lower" : "higher") is better)")
-            var header = pad("case", 16)
-            for name in present { header += pad(name, 26) }
-            for b in baselines { header += pad("Flare vs \(b)", max(20, b.count + 11)) }
-            if present.contains(limitName) { header += "Flare/Limit" }
-            print(header)
+            var header = ["case"] + present
+            header += baselines.map { "Flare vs \($0)" }
+            if present.contains(limitName) { header.append("Flare/Limit") }
+            var rows: [[String]] = []
             for row in group {
-                var line = pad(row.caseName, 16)
+                var cells = [row.caseName]
                 for name in present {
                     if let s = row.stats[mi][name] {
-                        line += pad("\(format(s.median)) [\(format(s.min))–\(format(s.max))]", 26)
+                        cells.append("\(format(s.median)) [\(format(s.min))–\(format(s.max))]")
                     } else {
-                        line += pad("n/a", 26)
+                        cells.append("n/a")
                     }
                 }
                 let flare = row.stats[mi][flareName]?.median ?? .nan
                 for b in baselines {
                     let other = row.stats[mi][b]?.median ?? .nan
-                    line += pad(ratioText(advantage(flare, over: other, lowerIsBetter: metric.lowerIsBetter)), max(20, b.count + 11))
+                    cells.append(ratioText(advantage(flare, over: other, lowerIsBetter: metric.lowerIsBetter)))
                 }
                 if present.contains(limitName) {
                     let limit = row.stats[mi][limitName]?.median ?? .nan
-                    line += ratioText(costOverLimit(flare, limit, lowerIsBetter: metric.lowerIsBetter))
+                    cells.append(ratioText(costOverLimit(flare, limit, lowerIsBetter: metric.lowerIsBetter)))
                 }
-                print(line)
+                rows.append(cells)
             }
+            blocks.append(TableBlock(
+                heading: "\(group[0].title) — \(metric.name) (\(metric.lowerIsBetter ? "lower" : "higher") is better)",
+                header: header, rows: rows))
         }
         i = j
+    }
+    return blocks
+}
+
+/// The table on stdout: one block per scenario and metric, one row per case,
+/// each cell "median [min–max]" over the repetitions, then Flare's advantage
+/// over each baseline and its cost relative to the limit.
+func printTable(_ results: [CaseResult], options: Options) {
+    print("Flare bench: median [min–max] of \(options.repetitions) interleaved runs per contender\(options.quick ? " (--quick)" : "").")
+    print("\"Flare vs X\" = how many times better Flare is than X (>1: Flare wins); \"Flare/Limit\" = Flare's cost in multiples of the direct-call limit.")
+    for block in tableBlocks(results) {
+        print("")
+        print(block.heading)
+        for cells in [block.header] + block.rows {
+            var line = ""
+            for (c, cell) in cells.enumerated() {
+                let name = block.header[c]
+                let width = c == 0 ? 16
+                    : name.hasPrefix("Flare vs ") ? max(20, name.count + 2)
+                    : name == "Flare/Limit" ? 0 : 26
+                line += c == cells.count - 1 ? cell : pad(cell, width)
+            }
+            print(line)
+        }
     }
 }
 

@@ -57,6 +57,7 @@ struct Options {
     var filter: [String] = []
     var jsonPath: String?
     var svgPath: String?
+    var markdownPaths: [String] = []
     var repetitions = 9
     /// Target duration of one timed run when the amount is calibrated.
     var targetNanos: UInt64 = 80_000_000
@@ -76,6 +77,7 @@ struct Options {
             case "--filter": o.filter.append(value().lowercased())
             case "--json": o.jsonPath = value()
             case "--svg": o.svgPath = value()
+            case "--markdown": o.markdownPaths.append(value())
             case "--reps":
                 guard let r = Int(value()), r > 0 else { usage("--reps needs a positive number") }
                 reps = r
@@ -100,13 +102,21 @@ struct Options {
 func usage(_ error: String?) -> Never {
     if let error { progress("bench: \(error)") }
     progress("""
-    usage: swift run -c release bench [--quick] [--filter NAME]... [--json FILE] [--svg FILE] [--reps N]
+    usage: swift run -c release bench [--quick] [--filter NAME]... [--json FILE] [--svg FILE]
+                                      [--markdown FILE]... [--reps N]
       --quick        fewer repetitions and shorter runs (under 20 s)
       --filter NAME  only scenarios whose name contains NAME (repeatable):
-                     \(scenarioNames.joined(separator: ", "))
+                     \((["apps"] + scenarioNames).joined(separator: ", "))
       --json FILE    also write every sample as JSON to FILE
-      --svg FILE     also draw the run as an SVG chart in FILE (fan-out,
-                     chains, disposal latency)
+      --svg FILE     also draw the run as an SVG chart in FILE (app
+                     scenarios, fan-out, chains, disposal latency)
+      --markdown FILE
+                     also write the run's tables into FILE's generated
+                     blocks (<!-- bench:begin --> … <!-- bench:end -->: every
+                     table; <!-- bench-summary:begin --> … :end -->: the
+                     headline table), each with the command, commit, machine
+                     and date; a file with neither gets a bench block
+                     appended (repeatable)
       --reps N       repetitions per contender (default 9, quick 3)
     usage: swift run -c release bench --selftest
       checks the mutex baselines keep the contracts the comparison relies on

@@ -13,6 +13,7 @@ func runSelfTest() {
     progress("selftest: baselines OK")
     checkFlareAllocatesNothingPerEvent()
     checkNoRuntimeLookupsPerEvent()
+    checkAppScenarios()
 }
 
 /// Guards Flare's claim of zero heap allocations per delivered event, with
