@@ -109,9 +109,9 @@ struct AppScenario {
 func appScenarios() -> [AppScenario] { [
     AppScenario(name: "search", title: "search as you type, per keystroke", perSecond: false, lookups: .reported,
                 flare: { searchProgram().run($0) }, limit: { SearchLimit.program().run($0) }),
-    AppScenario(name: "ticker", title: "price ticker, per price", perSecond: false, lookups: .reported,
+    AppScenario(name: "ticker", title: "price ticker, per price", perSecond: false, lookups: .guarded,
                 flare: { tickerProgram().run($0) }, limit: { TickerLimit.program().run($0) }),
-    AppScenario(name: "form", title: "form validation and submit, per edit", perSecond: false, lookups: .reported,
+    AppScenario(name: "form", title: "form validation and submit, per edit", perSecond: false, lookups: .guarded,
                 flare: { formProgram().run($0) }, limit: { FormLimit.program().run($0) }),
     AppScenario(name: "async", title: "for await over a mapped, filtered signal, per value", perSecond: false,
                 lookups: .guarded,
