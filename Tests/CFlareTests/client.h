@@ -1,7 +1,8 @@
 /*
  * client.h — a reference client of the C core, for tests and the fuzzer.
  *
- * It drives flare.h the way Sources/Flare/Engine/Signal/SignalCore.swift does
+ * It drives flare.h the way Sources/Flare/Engine/Signal/SignalCore.swift,
+ * SignalCore+Delivery.swift and HeldCore.swift do
  * (send, sendQueued, drain, deliver, deliverTerminal, finishRootTermination,
  * observe, dispose, dropRetainer, deliverHeld), with C structs in place of
  * Swift objects, so the core's protocol can be tested, stressed, fuzzed and

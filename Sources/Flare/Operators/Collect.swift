@@ -1,3 +1,6 @@
+import Dispatch
+import Foundation
+
 extension Signal {
     /// Sends every value as one array when upstream completes, then
     /// completes.
@@ -186,5 +189,94 @@ extension _CollectOperator {
     static func arrays(of count: Int) -> _CollectOperator {
         flarePrecondition(count > 0, "collect(count:) needs a positive count, got \(count)")
         return _CollectOperator { values in values.count == count }
+    }
+}
+
+extension Signal {
+    /// Sends, every `interval`, the values received since the previous
+    /// send, as an array, on `scheduler`.
+    ///
+    /// - The first array is sent `interval` after the returned signal is
+    ///   created, then one every `interval`; an empty array is sent when no
+    ///   value arrived, unless `skipEmpty`.
+    /// - `completed`: with `discardWhenCompleted` (the default), values not
+    ///   yet sent are dropped and `completed` is forwarded at once (on
+    ///   `scheduler`); otherwise they are sent at the next interval, followed
+    ///   by `completed`.
+    /// - `failed` and `interrupted` are forwarded at once (on `scheduler`),
+    ///   dropping values not yet sent.
+    ///
+    /// The observation of this signal and the timer are disposed when the
+    /// output terminates, or when it has lost every observer and reference.
+    @inlinable
+    public func collect(
+        every interval: DispatchTimeInterval,
+        on scheduler: DateScheduler,
+        skipEmpty: Bool = false,
+        discardWhenCompleted: Bool = true
+    ) -> Signal<[Value], Error> {
+        _collect(every: interval, on: scheduler, skipEmpty: skipEmpty, discardWhenCompleted: discardWhenCompleted, interruptedBy: nil)
+    }
+
+    /// `collect(every:on:skipEmpty:discardWhenCompleted:)`, which
+    /// `interruption`'s end interrupts on `scheduler` (see `_SchedulerHop`).
+    @inlinable
+    func _collect(
+        every interval: DispatchTimeInterval, on scheduler: DateScheduler, skipEmpty: Bool, discardWhenCompleted: Bool,
+        interruptedBy interruption: Lifetime?
+    ) -> Signal<[Value], Error> {
+        scheduledFunnel(on: scheduler, interruptedBy: interruption) { (emit: _HeldCore<[Value], Error>, tick: @escaping (()) -> Void) in
+            var collected: [Value] = []
+            var isCompleted = false
+            let timer = SerialDisposable()
+            emit.lifetime += timer
+            timer.inner = scheduler.scheduleTransferred(
+                after: scheduler.currentDate.addingTimeInterval(interval),
+                interval: interval,
+                leeway: interval * 0.1
+            ) { tick(()) }
+            return { tag in
+                switch tag {
+                case let .first(.value(value)):
+                    collected.append(value)
+                case .first(.completed) where !discardWhenCompleted:
+                    isCompleted = true
+                case let .first(.failed(error)):
+                    timer.inner = nil
+                    emit.deliverHeld(.failed(error))
+                case .first(.completed):
+                    timer.inner = nil
+                    emit.deliverHeld(.completed)
+                case .first(.interrupted):
+                    timer.inner = nil
+                    emit.deliverHeld(.interrupted)
+                case .second:
+                    if !collected.isEmpty || !skipEmpty {
+                        let values = collected
+                        collected = []
+                        emit.deliverHeld(.value(values))
+                    }
+                    if isCompleted { emit.deliverHeld(.completed) }
+                }
+            }
+        }
+    }
+}
+
+extension SignalProducer {
+    /// `Signal.collect(every:on:skipEmpty:discardWhenCompleted:)` on every
+    /// run. Disposing a run interrupts this producer's run at once; the
+    /// observer receives `interrupted` on `scheduler`, and no collected
+    /// values.
+    @inlinable
+    public func collect(
+        every interval: DispatchTimeInterval, on scheduler: DateScheduler,
+        skipEmpty: Bool = false, discardWhenCompleted: Bool = true
+    ) -> SignalProducer<[Value], Error> {
+        _liftAsynchronous {
+            $0._collect(
+                every: interval, on: scheduler, skipEmpty: skipEmpty, discardWhenCompleted: discardWhenCompleted,
+                interruptedBy: $1)
+        }
     }
 }

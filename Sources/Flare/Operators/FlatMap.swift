@@ -1,6 +1,6 @@
 // The public forms of flattening, on signals and producers, for every
 // combination of outer and inner error types ReactiveSwift has. All of them
-// are the one engine in Flatten.swift.
+// are the one engine in Engine/Flatten/FlattenEngine.swift.
 
 extension Signal where Value: SignalProducerConvertible, Error == Value.Error {
     /// Flattens the inner streams this signal sends into one stream of

@@ -1,0 +1,366 @@
+import CFlare
+import Synchronization
+
+// Flattening: a stream of streams into a stream of values.
+//
+// Every flatten runs on the funnel (`Funnel.swift`). The outer stream's
+// events and the events of every inner run it starts are sent, tagged, into
+// one internal root signal; the strategy's logic (`_FlattenEngine.handle`)
+// runs inside that signal's serialized delivery. Starting, replacing,
+// queueing and disposing inners therefore needs no lock, whatever threads
+// the inners send from.
+//
+// Each started inner has a node (`_FlattenInner`), and its events are tagged
+// with that node. A node is active from its start until its inner ends or
+// the strategy drops it (`.latest` replaced it, `.race` lost it, the output
+// ended); the logic ignores every event of an inactive node, so an event a
+// replaced or losing inner sent before the switch, still queued behind it,
+// is never delivered.
+//
+// An inner is started from inside the internal signal's delivery. What it
+// sends synchronously while starting is handed to the logic at once when
+// nothing is queued behind the current event (`_FlattenEngine.deliverDirectly`:
+// it would be the next event delivered), else queued behind what is, in the
+// order it was sent; never inside a delivery of the output. `.concat` and
+// `.concurrent` start their next inner when the previous one's terminal
+// event is handled; when that event was handed over (the inner ended while
+// starting), the next inner starts once that start has returned, in the
+// loop of `_FlattenEngine.refill`: starts never nest, so a million
+// synchronous inners in a row use constant stack, and every inner's events
+// may be handed over, so a long synchronous inner started there queues
+// nothing.
+
+/// A flatten's state and logic. Every method runs inside the internal
+/// signal's serialized delivery, except `disposeAll`, which also runs once
+/// the internal signal has closed (after every delivery): no lock.
+@usableFromInline
+final class _FlattenEngine<Outer, U, E: Swift.Error> {
+    @usableFromInline typealias Inner = _FlattenInner<Outer, U, E>
+
+    @usableFromInline let kind: FlattenStrategy._Kind
+    @usableFromInline let limit: Int
+    @usableFromInline let transform: (Outer) -> SignalProducer<U, E>
+    @usableFromInline let downstream: _HeldCore<U, E>
+    @usableFromInline let input: Signal<_FlattenTag<Outer, U, E>, Never>.Observer
+
+    /// The internal signal's core, and its serial word.
+    @usableFromInline let funnelCore: _SignalCore<_FlattenTag<Outer, U, E>, Never>
+    @usableFromInline let serial: UnsafeMutablePointer<flare_serial>
+
+    // Touched only inside the internal signal's serialized delivery (or
+    // after it closed): no dynamic exclusivity checks (see `_FlattenInner`).
+
+    /// The active inner runs, newest first.
+    @usableFromInline @exclusivity(unchecked) var head: Inner?
+    @usableFromInline @exclusivity(unchecked) var activeCount = 0
+
+    /// Inners waiting for a slot (`.concat`, `.concurrent`).
+    @usableFromInline @exclusivity(unchecked) var waiting = _FIFO<SignalProducer<U, E>>()
+
+    @usableFromInline @exclusivity(unchecked) var outerCompleted = false
+
+    /// `.race`: a winner was chosen; later inners are not started.
+    @usableFromInline @exclusivity(unchecked) var decided = false
+
+    @usableFromInline @exclusivity(unchecked) var isTerminated = false
+
+    /// The inner being started (`start`; `_FlattenInner.identity`, or 0),
+    /// whose events sent meanwhile may be handled at once
+    /// (`deliverDirectly`). Written by the drainer only; atomic (relaxed)
+    /// because every inner's observer, on any thread, reads it first.
+    @usableFromInline let starting = Atomic<UInt>(0)
+
+    /// A node of an inner that ended while starting, for the next start
+    /// (see `start`): an inner that completes synchronously, the common
+    /// case of `flatMap { SignalProducer(value: $0) }`, costs no node.
+    @usableFromInline @exclusivity(unchecked) var spare: Inner?
+
+    /// The run of such an inner, if it can be reused (see `start`): an
+    /// inner made by `SignalProducer(value:)` then costs no run either.
+    @usableFromInline @exclusivity(unchecked) var spareRun: _ProducerRun?
+
+    /// An event `deliverDirectly` handed over is being handled: no inner
+    /// starts meanwhile (see `refill`), and an event sent then is queued.
+    @usableFromInline @exclusivity(unchecked) var deliveringDirectly = false
+
+    /// `.concat`, `.concurrent`: a slot was freed while an event was handed
+    /// over, or while a `refill` loop ran: the start that handed it over
+    /// refills once it returns, or the loop goes on (see `refill`).
+    @usableFromInline @exclusivity(unchecked) var refillPending = false
+
+    /// A `refill` loop is running: a start inside it leaves refilling to it.
+    @usableFromInline @exclusivity(unchecked) var refilling = false
+
+    @inlinable
+    init(
+        _ strategy: FlattenStrategy, transform: @escaping (Outer) -> SignalProducer<U, E>,
+        downstream: _HeldCore<U, E>, input: Signal<_FlattenTag<Outer, U, E>, Never>.Observer,
+        funnelCore: _SignalCore<_FlattenTag<Outer, U, E>, Never>
+    ) {
+        kind = strategy._kind
+        if case let .concurrent(limit) = strategy._kind {
+            self.limit = limit > UInt(Int.max) ? Int.max : Int(limit)
+        } else {
+            self.limit = 1
+        }
+        self.transform = transform
+        self.downstream = downstream
+        self.input = input
+        self.funnelCore = funnelCore
+        self.serial = funnelCore.serial
+    }
+
+    @inlinable
+    func handle(_ tag: _FlattenTag<Outer, U, E>) {
+        guard !isTerminated else { return }
+        switch tag {
+        case let .inner(node, event):
+            guard node.isActive else { return }
+            innerEvent(event, of: node)
+        case let .outer(event):
+            switch event {
+            case let .value(value): outerValue(value)
+            case let .failed(error): terminate(.failed(error))
+            case .completed:
+                outerCompleted = true
+                completeIfDone()
+            case .interrupted: terminate(.interrupted)
+            }
+        }
+    }
+
+    @inlinable
+    func outerValue(_ value: Outer) {
+        let producer = transform(value)
+        switch kind {
+        case .concurrent:
+            if activeCount < limit {
+                start(producer)
+            } else {
+                waiting.append(producer)
+            }
+        case .latest:
+            if let current = head { drop(current) }
+            start(producer)
+        case .race:
+            if !decided { start(producer) }
+        case .throttle:
+            if activeCount == 0 { start(producer) }
+        }
+    }
+
+    @inlinable
+    func innerEvent(_ event: Signal<U, E>.Event, of node: Inner) {
+        if kind == .race, !decided { decide(node) }
+        switch event {
+        case let .value(value):
+            downstream.deliverHeld(value: value)
+        case .completed:
+            innerEnded(node)
+        case .interrupted:
+            switch kind {
+            case .race, .throttle: terminate(.interrupted)
+            default: innerEnded(node)
+            }
+        case let .failed(error):
+            terminate(.failed(error))
+        }
+    }
+
+    /// `.race`: `winner` sent the first event; the others are dropped.
+    @usableFromInline
+    func decide(_ winner: Inner) {
+        decided = true
+        var node = head
+        while let current = node {
+            node = current.next
+            if current !== winner { drop(current) }
+        }
+    }
+
+    /// Starts an inner run as an active node. What it sends while
+    /// starting is handled at once if nothing is queued (see
+    /// `deliverDirectly`), else queued behind the current event. The run is
+    /// the node's before it starts, so that an inner dropped while starting
+    /// (the output ended by one of its events) is disposed.
+    @inlinable
+    func start(_ producer: SignalProducer<U, E>) {
+        var node: Inner
+        if let reused = spare.take() { node = reused } else { node = Inner(engine: self) }
+        // The old head moves into the node (`take`: no retain, no release).
+        let oldHead = head.take()
+        oldHead?.previous = node
+        node.next = consume oldHead
+        head = node
+        activeCount += 1
+        var run = producer._makeRun({ [node] event in node.send(event) }, reusing: spareRun.take())
+        node.run = run
+        let outer = starting.load(ordering: .relaxed)
+        starting.store(Inner.identity(node), ordering: .relaxed)
+        run.startIfNotDisposed()
+        starting.store(outer, ordering: .relaxed)
+        if !node.isActive {
+            node.run = nil
+            // Nothing is kept once the flatten has ended (an event of this
+            // inner may have ended it): `disposeAll` has already dropped
+            // what was kept, and the kept node would hold the engine.
+            guard !isTerminated else { return }
+            // An inner that ended while starting, whose run and events
+            // have all let go of its node (nothing queued names it): the
+            // next start reuses the node. No reference can appear anew,
+            // since every one is copied from an existing one.
+            if isKnownUniquelyReferenced(&node) {
+                node.isActive = true
+                spare = consume node
+            }
+            // Its run, too, for the next synchronous source of its types
+            // (see `SignalProducer._makeRunObject`).
+            if run.isReusable, isKnownUniquelyReferenced(&run) { spareRun = consume run }
+        }
+        // The inner ended while starting and freed its slot: start the next
+        // ones now that this start has returned (see `refill`).
+        if refillPending { refill() }
+    }
+
+    /// Called by an inner's observer on the thread holding the internal
+    /// signal's serial word: handles `event` now, and returns true, if
+    /// `node` is the inner being started and nothing is queued behind the
+    /// current event, neither on the word (`BUSY`: no node pushed) nor in
+    /// the hands of a drain (`drainingBatch`); else returns false and the
+    /// caller queues it.
+    ///
+    /// Why that is the same as queueing it: a queued event would be the next
+    /// one delivered, and the engine does nothing after starting an inner
+    /// that the event's handling could observe in another order (`start`
+    /// is the last step of `outerValue`; `innerEnded` and `completeIfDone`
+    /// check `isTerminated` again). The event cannot overtake anything sent
+    /// before it: an earlier send, by this thread (program order) or by one
+    /// whose push happened before it (the word's coherence), is on the word
+    /// or in the batch. And it cannot reenter a delivery of the output:
+    /// inners start only from the engine's own steps, never from inside a
+    /// downstream delivery, and one event at a time is handed over here
+    /// (`deliveringDirectly`). No inner starts while one is handled: a slot
+    /// it frees is refilled once the start on the stack returns (`refill`),
+    /// as the queued event's handling would have refilled it next, so
+    /// `concat`'s chain of synchronous inners runs in one loop, in constant
+    /// stack.
+    @inlinable
+    func deliverDirectly(_ event: Signal<U, E>.Event, of node: Inner) -> Bool {
+        guard starting.load(ordering: .relaxed) == Inner.identity(node), !deliveringDirectly, !funnelCore.drainingBatch,
+              flare_serial_peek(serial) == UInt(FLARE_SERIAL_BUSY)
+        else { return false }
+        deliveringDirectly = true
+        if !isTerminated, node.isActive { innerEvent(event, of: node) }
+        deliveringDirectly = false
+        return true
+    }
+
+    /// An event of the inner being started that `deliverDirectly` could not
+    /// hand over (something is queued behind the current event): queued,
+    /// unless the internal signal is being interrupted.
+    ///
+    /// The interruption (the output disposed, or its run's handle, from any
+    /// thread) is queued on the word this thread holds, and overtakes
+    /// whatever is queued (contract 8), but it is handled only when the
+    /// current delivery returns, and that delivery is this start: a
+    /// synchronous inner that never ends would keep it for ever, the
+    /// disposal never reaching the inner. So the inner run is interrupted
+    /// here, on the thread that runs it: a synchronous source sees the
+    /// request before its next event. The event is dropped: it would be
+    /// queued behind the interruption, which drops it. Out of line, off the
+    /// path of an event handed over (specialized with the flatten, as the
+    /// queueing it replaces was).
+    @inlinable
+    @inline(never)
+    func queueStartingEvent(_ event: Signal<U, E>.Event, of node: Inner) {
+        // Relaxed (see `flare_core_interrupt_requested`): read again at each
+        // of the inner's events, it sees the request within a few of them.
+        guard !flare_core_interrupt_requested(funnelCore.raw) else {
+            node.run?.dispose()
+            return
+        }
+        input.send(value: .inner(node, event))
+    }
+
+    /// Removes `node` from the active list: its events are ignored from now
+    /// on.
+    @inlinable
+    func unlink(_ node: Inner) {
+        node.isActive = false
+        // The successor moves out of the node into its place (`take`: no
+        // retain); the caller holds `node`.
+        let next = node.next.take()
+        next?.previous = node.previous
+        if let previous = node.previous { previous.next = next } else { head = next }
+        node.previous = nil
+        activeCount -= 1
+    }
+
+    /// Removes `node` and disposes its run.
+    @inlinable
+    func drop(_ node: Inner) {
+        unlink(node)
+        let run = node.run
+        node.run = nil
+        run?.dispose()
+    }
+
+    @inlinable
+    func innerEnded(_ node: Inner) {
+        unlink(node)
+        node.run = nil
+        if case .concurrent = kind { refill() }
+        completeIfDone()
+    }
+
+    /// `.concat`, `.concurrent`: starts waiting inners while slots are free.
+    ///
+    /// The loop that replaces recursion. Called while an event is handed
+    /// over (`deliveringDirectly`: an inner ended while starting), it only
+    /// notes the free slot, and the start on the stack refills once it
+    /// returns; called inside a running loop (a start in it ended its inner
+    /// the same way), it leaves the slot to that loop. So inners never
+    /// start inside a start: each one starts at the loop's level, where
+    /// what it sends synchronously is handed over while nothing is queued,
+    /// instead of queued behind the start that would have nested it, which
+    /// let a long synchronous inner fill the internal signal's queue.
+    @inlinable
+    func refill() {
+        if deliveringDirectly || refilling {
+            refillPending = true
+            return
+        }
+        refilling = true
+        while !isTerminated, activeCount < limit, !waiting.isEmpty {
+            refillPending = false
+            start(waiting.removeFirst())
+        }
+        refillPending = false
+        refilling = false
+    }
+
+    @inlinable
+    func completeIfDone() {
+        if !isTerminated, outerCompleted, activeCount == 0, waiting.isEmpty { terminate(.completed) }
+    }
+
+    /// Ends the output with `event`, and disposes every active inner run.
+    @usableFromInline
+    func terminate(_ event: Signal<U, E>.Event) {
+        isTerminated = true
+        downstream.deliverHeld(event)
+        disposeAll()
+    }
+
+    /// Disposes every active inner run and forgets the waiting ones and the
+    /// spare node (which holds the engine). Each run is disposed once: it
+    /// leaves the list first.
+    @usableFromInline
+    func disposeAll() {
+        isTerminated = true
+        waiting = _FIFO()
+        spare = nil
+        spareRun = nil
+        while let node = head { drop(node) }
+    }
+}

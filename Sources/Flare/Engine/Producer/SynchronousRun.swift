@@ -1,0 +1,87 @@
+import CFlare
+import Synchronization
+
+/// The run of a synchronous source (`init(value:)`, a sequence …): the sink
+/// the source sends to, the source's payload (`init(value:)`'s value, or the
+/// source's own function) and the function that sends it are stored in the
+/// run itself, so that a start allocates the run and nothing else for its
+/// source (a closure capturing them, per start, cost an allocation and its
+/// retains). Making the producer allocates one closure context, the
+/// producer's `_makeRunObject`, capturing the payload and a function that
+/// captures nothing: for `init(value:)`, one allocation in all (flatten
+/// makes a producer per outer value). Made by `_makeRunObject` (see
+/// `SignalProducer.init(_synchronous:_:)`), filled by the source's `attach`;
+/// owned, like the rest of the run's state, by whichever thread the state
+/// word designates.
+@usableFromInline
+final class _SynchronousRun<Value, Error: Swift.Error, Payload>: _ProducerRun, @unchecked Sendable {
+    /// The source's output, the chain's first link; nil once the run is
+    /// over, which releases the chain (and the observer) while the run's
+    /// handle may live on.
+    @exclusivity(unchecked)
+    @usableFromInline
+    var sink: _ProducerSink<Value, Error>?
+
+    /// What `send` sends. Variable only for `reusing`.
+    @exclusivity(unchecked)
+    @usableFromInline
+    var payload: Payload
+
+    /// The source's function (see `SignalProducer.init(_synchronous:_:)`).
+    /// The same for every run of this class: each source that makes these
+    /// runs passes a payload type of its own (see `reusing`).
+    @usableFromInline
+    let send: (_ProducerRun, _ProducerSink<Value, Error>, Payload) -> Void
+
+    @inlinable
+    init(linkCount: Int, payload: Payload, send: @escaping (_ProducerRun, _ProducerSink<Value, Error>, Payload) -> Void) {
+        self.payload = payload
+        self.send = send
+        super.init(linkCount: linkCount, sourceKind: .synchronous, synchronousSource: { run, interrupt in
+            // A closure, not a reference to a static method: specialized
+            // with the initializer, it captures nothing (the method, as a
+            // value, was its unspecialized generic code).
+            let run = unsafeDowncast(run, to: _SynchronousRun<Value, Error, Payload>.self)
+            if interrupt { run.interruptSource() } else { run.runSource(run.send) }
+        })
+    }
+
+    /// `spare` made a new run of this source, if it is one of this class
+    /// with `linkCount` links: `spare` must be `isReusable` and referred to
+    /// by nothing but the caller. Saves the run's allocation, its
+    /// initialization and its release, per start (flatten keeps the run of
+    /// an inner that ended while starting for the next).
+    ///
+    /// Only the payload is replaced: the class stands for the source's
+    /// function, since every source that makes these runs has a payload
+    /// type of its own (`SignalProducer.init(_synchronous:_:)`'s callers:
+    /// the value, a `_SynchronousFailure`, the source's closure).
+    @inlinable
+    static func reusing(_ spare: consuming _ProducerRun?, linkCount: Int, payload: Payload) -> _SynchronousRun? {
+        guard let spare = spare.take(), ObjectIdentifier(type(of: spare)) == ObjectIdentifier(_SynchronousRun.self),
+              spare.lastIndex == linkCount - 1
+        else { return nil }
+        let run = unsafeDowncast(spare, to: _SynchronousRun.self)
+        run.rewind()
+        run.payload = payload
+        return run
+    }
+
+    // Both take the sink out of the run (a move: no retain), so that the
+    // chain is released when they return.
+
+    /// Sends the source's events with `send` (see `_ProducerRun.synchronousSource`).
+    @inlinable
+    final func runSource(_ send: (_ProducerRun, _ProducerSink<Value, Error>, Payload) -> Void) {
+        guard let sink = sink.take() else { return }
+        send(self, sink, payload)
+        if endSynchronousDelivery() { sink.deliverHeld(.interrupted) }
+    }
+
+    /// Delivers `interrupted` (see `_ProducerRun.synchronousSource`).
+    @inlinable
+    final func interruptSource() {
+        guard let sink = sink.take() else { return }
+        sink.deliverHeld(.interrupted)
+    }
+}
