@@ -2,8 +2,8 @@
  * flare_drain.h — the drain protocol: what a delivering thread does, step by
  * step, written once.
  *
- * A client of the core (Sources/Flare/Engine/Signal/SignalCore.swift, and the C
- * test client Tests/CFlareTests/client.c that the C tests and the fuzzer
+ * A client of the core (Sources/Flare/Engine/Signal/SignalCore.swift and
+ * SignalCore+Delivery.swift, and the C test client Tests/CFlareTests/client.c that the C tests and the fuzzer
  * drive) holds the event payloads and calls the observers; everything else a
  * delivering thread decides is decided here. Each step is a `static inline`
  * function that does the core's part and returns what the caller must do
