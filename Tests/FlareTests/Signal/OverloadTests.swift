@@ -153,6 +153,11 @@ struct OverloadTests {
         // Let the senders fill the queue and park.
         #if DEBUG
         while flare_serial_debug_parks(serial(signal)) == 0 { sched_yield() }
+        // A parked sender shows that two tickets were admitted, not that
+        // both admitted values were pushed yet: one admitted sender may be
+        // descheduled before its push, which would then land behind
+        // `completed` and be dropped. Give it time to push.
+        Thread.sleep(forTimeInterval: 0.05)
         #else
         Thread.sleep(forTimeInterval: 0.2)
         #endif
