@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Flare", targets: ["Flare"]),
         .executable(name: "bench", targets: ["bench"]),
+        .executable(name: "soak", targets: ["soak"]),
     ],
     targets: [
         // libatomic_ops, found through pkg-config (`atomic_ops`); only its MIT core is used.
@@ -62,6 +63,13 @@ let package = Package(
             name: "bench",
             dependencies: ["Flare", "MutexBaseline", "MallocCounter", "MetadataCounter"],
             path: "Benchmarks/bench"
+        ),
+        // A long-running memory soak of asynchronous inners and scheduler
+        // hops: prints resident memory and the allocator's figures over time.
+        .executableTarget(
+            name: "soak",
+            dependencies: ["Flare", "CFlare", "MallocCounter"],
+            path: "Benchmarks/soak"
         ),
         // What the test suites share: recorders, probes, scripted inputs.
         .target(

@@ -72,6 +72,9 @@ typedef struct magazines {
 } magazines;
 
 static volatile AO_t depot[CLASSES];
+/* Bytes taken from malloc for pooled nodes: never given back, so this is
+ * also what the pool holds, in use or free (flare_node_pool_bytes). */
+static volatile AO_t pool_bytes;
 static _Thread_local magazines *mine;
 static pthread_key_t exit_key;
 static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
@@ -173,8 +176,12 @@ flare_node *flare_node_alloc(size_t size) {
     }
     flare_node *p = malloc((c + 1) * GRAIN);
     if (!p) abort();
+    /* Relaxed: a statistic, read by tests and the soak; orders nothing. */
+    AO_fetch_and_add(&pool_bytes, (AO_t)((c + 1) * GRAIN));
     return p;
 }
+
+size_t flare_node_pool_bytes(void) { return (size_t)AO_load(&pool_bytes); }
 
 void flare_node_free(flare_node *node, size_t size) {
     if (size == 0 || size > FLARE_POOL_MAX_SIZE) {

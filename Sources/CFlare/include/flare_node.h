@@ -66,6 +66,14 @@ flare_node *flare_node_alloc(size_t size);
 /** Returns a node obtained from `flare_node_alloc` with the same `size`. */
 void flare_node_free(flare_node *node, size_t size);
 
+/**
+ * Bytes the pool has taken from malloc for pooled nodes: what it holds, in
+ * use and free, since it never gives memory back. Tests and the soak read
+ * it to tell the pool's growth from the allocator's. Nodes larger than
+ * FLARE_POOL_MAX_SIZE are not counted.
+ */
+size_t flare_node_pool_bytes(void);
+
 #ifdef __cplusplus
 }
 #endif
