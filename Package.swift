@@ -77,9 +77,14 @@ let package = Package(
             dependencies: ["Flare"],
             path: "Tests/FlareTestSupport"
         ),
+        // The C allocator's bytes in use, for the memory soak tests.
+        .target(
+            name: "HeapStats",
+            path: "Tests/HeapStats"
+        ),
         .testTarget(
             name: "FlareTests",
-            dependencies: ["Flare", "CFlare", "FlareTestSupport"]
+            dependencies: ["Flare", "CFlare", "FlareTestSupport", "HeapStats"]
         ),
         // Flare used as Swift 6 code uses it (actors, @MainActor view
         // models, task groups), with no @preconcurrency or @unchecked: it
