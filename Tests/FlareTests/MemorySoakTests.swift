@@ -42,6 +42,45 @@ extension LeakCheckTests {
     }
 }
 
+extension LeakCheckTests.MemorySoak {
+    /// Issue 29, bug 2 (its memory half): a long synchronous inner that
+    /// starts while something else is queued on the flatten's funnel.
+    /// Inner 1 (200,000 values) starts inside the funnel's delivery; the
+    /// output's observer, hearing its first value, makes the other inner
+    /// send, which queues that value on the funnel; from then on inner 1's
+    /// values cannot be handed over (they would overtake it: "merge: a
+    /// value another inner sends from the output's observer while an inner
+    /// starts comes between, in send order") and the starting thread,
+    /// which holds the funnel's serial word and may not wait, queues them
+    /// all behind it, over the queue limit. The queue's peak shows in the
+    /// node pool, read when the first queued value is delivered.
+    @Test("a long synchronous inner queued behind another inner's value: the funnel's queue grows with it")
+    func synchronousInnerQueuedOnTheFunnel() {
+        let count = 200_000
+        let (outer, outerInput) = Signal<SignalProducer<Int, Never>, Never>.pipe()
+        let (other, otherInput) = Signal<Int, Never>.pipe()
+        let before = flare_node_pool_bytes()
+        var peak = 0
+        var delivered = 0
+        outer.flatten(.merge).observeValues { value in
+            delivered += 1
+            if value == 0 { otherInput.send(value: -1) }
+            if value == -1 { peak = flare_node_pool_bytes() - before }
+        }
+        outerInput.send(value: other.producer)
+        outerInput.send(value: SignalProducer(0..<count))
+        #expect(delivered == count + 1)
+        // Every value after the first one is queued at once: 200,000 nodes
+        // of at least 32 bytes. Bounded, the queue would hold at most the
+        // funnel's limit (2,048 events) and the pool its reserve.
+        withKnownIssue("issue 29, bug 2: the starting thread queues every value of the inner") {
+            #expect(peak <= 2 << 20, "peak of the node pool while queued: \(peak) bytes")
+        }
+        otherInput.sendCompleted()
+        outerInput.sendCompleted()
+    }
+}
+
 enum SoakPipeline: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case merge, concurrent, observeOn
 
