@@ -5,8 +5,10 @@ import Testing
 
 /// The contract checker for producers: threads start random producers
 /// (observing shared signals, sending from another thread, or synchronous
-/// sequences) through random operator chains, dispose random runs from
-/// random threads, and send into the shared signals, all at once. Every
+/// sequences) through random operator chains (flattens among them, whose
+/// inners may send from their start handler and a second thread at once),
+/// dispose random runs from random threads, and send into the shared
+/// signals, all at once. Every
 /// delivery is stamped from one global counter; afterwards each run is
 /// checked:
 ///
@@ -118,11 +120,12 @@ private final class ProducerSchedule: @unchecked Sendable {
     }
 
     /// `p` flatMapped with a random strategy to inners that send
-    /// synchronously, or from another thread, or never end by themselves.
+    /// synchronously, or from another thread, or from their start handler
+    /// and a second thread at once, or never end by themselves.
     func flattened(_ p: SignalProducer<Int, Never>, _ rng: inout SeededGenerator) -> SignalProducer<Int, Never> {
         let strategies: [FlattenStrategy] = [.merge, .concat, .concurrent(limit: 2), .latest, .race, .throttle]
         let strategy = strategies[Int.random(in: 0..<strategies.count, using: &rng)]
-        switch Int.random(in: 0..<3, using: &rng) {
+        switch Int.random(in: 0..<4, using: &rng) {
         case 0:
             return p.flatMap(strategy) { SignalProducer(values: $0, $0 &+ 1) }
         case 1:
@@ -132,6 +135,25 @@ private final class ProducerSchedule: @unchecked Sendable {
                         if !lifetime.hasEnded { observer.send(value: value) }
                         observer.sendCompleted()
                     }
+                }
+            }
+        case 2:
+            // The start handler hands its observer to a second thread and
+            // both send, more than a queue limit's worth together: the
+            // start handler runs inside the flatten's funnel delivery, so
+            // each thread may find the other's domain full (issue 29, bug
+            // 1). The last of the two to finish completes the inner. Two
+            // inners per run at most, so that flattens chained after this
+            // one stay small.
+            return p.take(first: 2).flatMap(strategy) { value in
+                SignalProducer<Int, Never> { observer, lifetime in
+                    let senders = Countdown(2)
+                    let send: @Sendable () -> Void = {
+                        for i in 0..<1_500 where !lifetime.hasEnded { observer.send(value: value &+ i) }
+                        if senders.finish() { observer.sendCompleted() }
+                    }
+                    DispatchQueue.global().async(execute: send)
+                    send()
                 }
             }
         default:
@@ -235,6 +257,16 @@ private final class ProducerSchedule: @unchecked Sendable {
         if alive != 0 { violations.append("\(alive) runs not released") }
         return violations
     }
+}
+
+/// Counts down the senders of a two-thread inner.
+private final class Countdown: Sendable {
+    private let left: Atomic<Int>
+
+    init(_ count: Int) { left = Atomic(count) }
+
+    /// Whether the caller is the last to finish.
+    func finish() -> Bool { left.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 }
 }
 
 /// A weak reference, for the release checks.
