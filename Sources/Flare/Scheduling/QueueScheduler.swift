@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// A scheduler backed by a serial Dispatch queue.
 ///
@@ -59,18 +60,16 @@ public final class QueueScheduler: DateScheduler {
     /// Thread-safety: call from any thread; the action runs on `queue`,
     /// never inside `schedule`.
     ///
-    /// - Complexity: O(1): one `DispatchQueue.async` and one disposable.
+    /// - Complexity: O(1): one `DispatchQueue.async` and one object, which
+    ///   is both the disposable and all the block captures.
     ///
     /// - Returns: A disposable that prevents `action` from running if it has
     ///   not started.
     @discardableResult
     public func schedule(_ action: @escaping @Sendable () -> Void) -> Disposable? {
-        let disposable = AnyDisposable()
-        let work = TransferredAction(action)
-        queue.async {
-            if !disposable.isDisposed { work.run() }
-        }
-        return disposable
+        let scheduled = _QueuedAction(action)
+        queue.async { scheduled.runIfNotDisposed() }
+        return scheduled
     }
 
     /// Runs `action` on `queue` once the wall clock reaches `date` (at once if
@@ -147,5 +146,35 @@ public final class QueueScheduler: DateScheduler {
         let whole = seconds.rounded(.down)
         let nanoseconds = Int((seconds - whole) * 1_000_000_000)
         return DispatchWallTime(timespec: timespec(tv_sec: Int(whole), tv_nsec: nanoseconds))
+    }
+}
+
+/// An action `QueueScheduler.schedule(_:)` enqueued, and the disposable that
+/// cancels it. One object: the block Dispatch runs captures only this
+/// reference, which serves as the block's context, so an action costs no
+/// separate disposable and no context box (asynchronous inners and
+/// `observe(on:)` schedule one per event, often allocated on one thread and
+/// freed on another).
+///
+/// Sendable: its stored properties are immutable and Sendable.
+final class _QueuedAction: Disposable, Sendable {
+    private let action: @Sendable () -> Void
+    private let disposed = Atomic<Bool>(false)
+
+    init(_ action: @escaping @Sendable () -> Void) {
+        self.action = action
+    }
+
+    /// Whether `dispose()` has been called. A reader that sees `true` also
+    /// sees what the disposing thread did before (acquire).
+    var isDisposed: Bool { disposed.load(ordering: .acquiring) }
+
+    /// Stops the action if it has not started. Idempotent, lock-free, from
+    /// any thread; never waits for the action.
+    func dispose() { disposed.store(true, ordering: .releasing) }
+
+    /// Dispatch's block: runs the action unless it was disposed first.
+    func runIfNotDisposed() {
+        if !isDisposed { action() }
     }
 }
