@@ -85,6 +85,7 @@
 #include "flare_debug.h"
 #include "flare_node.h"
 #include "flare_serial.h"
+#include "flare_batch.h"
 #include "flare_bag.h"
 #include "flare_drain.h"
 

@@ -27,10 +27,10 @@ extern "C" {
  * COUNTED for one whose sender was admitted by `flare_serial_reserve` (the
  * drainer returns its slot with `flare_serial_return_slots`). Any other kind
  * is the removal node of an entry disposed while a drain was running: its
- * kind word is the entry's observer context, a pointer, never 0 or 1 (see
- * `flare_entry`).
+ * kind word is the entry's observer context, a pointer, never 0, 1 or 2 (see
+ * `flare_entry`). BATCH is a batch of events (flare_batch.h).
  */
-enum { FLARE_NODE_EVENT = 0, FLARE_NODE_COUNTED = 1 };
+enum { FLARE_NODE_EVENT = 0, FLARE_NODE_COUNTED = 1, FLARE_NODE_BATCH = 2 };
 
 /**
  * A pending item. `next` is written by the pusher before the CAS that
@@ -43,7 +43,10 @@ typedef struct flare_node {
 } flare_node;
 
 /** Whether `node` is an entry's removal node rather than an event. */
-static inline bool flare_node_is_removal(const flare_node *node) { return node->kind > FLARE_NODE_COUNTED; }
+static inline bool flare_node_is_removal(const flare_node *node) { return node->kind > FLARE_NODE_BATCH; }
+
+/** Whether `node` is a batch (flare_batch.h). */
+static inline bool flare_node_is_batch(const flare_node *node) { return node->kind == FLARE_NODE_BATCH; }
 
 /** Whether `node` is an event that holds a slot of the queue limit. */
 static inline bool flare_node_is_counted(const flare_node *node) { return node->kind == FLARE_NODE_COUNTED; }

@@ -99,214 +99,23 @@ final class _SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
         raw.deallocate()
     }
 
-    // MARK: Sending (root cores)
+    // MARK: Driving the serial word (root cores)
 
-    /// Sends `event` into a root signal from any thread.
-    ///
-    /// If no delivery is in progress, delivers at once on this thread without
-    /// allocating; otherwise queues the event behind the delivery in progress
-    /// (which may be this thread's own: a reentrant send) and returns. A
-    /// value sent from another thread first waits for a slot if the queue
-    /// holds the domain's `QueueLimit` (contract 9).
+    // A root core drives its domain's word with `_SerialDriver`'s steps
+    // (SerialDriver.swift): `send`, `drain`, `finishTermination`. A derived
+    // core never does: it is delivered to from inside its upstream's
+    // delivery (`_HeldCore.deliverHeld`).
+
+    /// The core whose drain steps the driver follows: this one.
     @inlinable
-    func send(_ event: Event) {
-        if _fastPath(flare_serial_try_acquire(serial)) {
-            deliverAndLeave(event)
-        } else {
-            sendQueued(event)
-        }
-    }
+    var drainCore: UnsafeMutablePointer<flare_core> { raw }
 
-    /// Having acquired the serial word: delivers `event`, then either
-    /// finishes the termination it caused or releases the word, draining
-    /// whatever was queued meanwhile.
-    @inlinable
-    @inline(__always)
-    func deliverAndLeave(_ event: Event) {
-        if deliver(event) {
-            finishRootTermination(pending: nil)
-        } else if let pending = flare_serial_release(serial) {
-            drain(pending)
-        }
-    }
-
-    /// Layout of a queued event: the C node header, then the event.
-    @inlinable
-    static var payloadOffset: Int {
-        let align = MemoryLayout<Event>.alignment
-        return (MemoryLayout<flare_node>.stride + align - 1) & ~(align - 1)
-    }
-
-    /// The contended or reentrant send: queues `event` behind the drain in
-    /// progress. Out of line, but `@inlinable` like everything a drain runs,
-    /// so that it is specialized in the caller: generic code here would look
-    /// up the event type's metadata at every queued event.
-    ///
-    /// A value takes a slot of the queue limit first, waiting for one if
-    /// the queue is full, unless this thread is the one delivering (a
-    /// reentrant send, or one from inside the domain's delivery through an
-    /// operator): see `flare_serial_reserve`. Terminal events never wait.
-    /// The core decides what to queue (`flare_queue_kind`: drop the event
-    /// once the word is closed; for `interrupted`, request prompt
-    /// interruption, which the drainer honours before anything still
-    /// queued, see `drain`).
-    @inlinable
-    @inline(never)
-    func sendQueued(_ event: Event) {
-        let kind = flare_queue_kind(raw, Self.eventClass(event))
-        if kind == Int(FLARE_QUEUE_DROP) { return }
-        let node = makeNode(event, kind: UInt(bitPattern: kind))
-        switch flare_serial_push(serial, node, true) {
-        case FLARE_PUSH_QUEUED:
-            return
-        case FLARE_PUSH_ACQUIRED:
-            // The word was idle after all: deliver it ourselves, and give
-            // back the slot the node held (we hold the word now).
-            let counted = flare_node_is_counted(node)
-            let event = takeEvent(node)
-            flare_serial_return_own_slot(serial, counted)
-            deliverAndLeave(event)
-        default:
-            destroyEvent(node)
-        }
-    }
-
-    /// The kind of `event` as the core's protocol tells them apart.
-    @inlinable
-    static func eventClass(_ event: Event) -> flare_event_class {
-        switch event {
-        case .value: FLARE_EVENT_VALUE
-        case .interrupted: FLARE_EVENT_INTERRUPTED
-        case .failed, .completed: FLARE_EVENT_TERMINAL
-        }
-    }
-
-    /// Bytes of a queued event node: the C header, then the event.
-    @inlinable
-    static var nodeSize: Int { payloadOffset + MemoryLayout<Event>.size }
-
-    /// A node holding `event`, of kind `FLARE_NODE_EVENT` or, if it holds a
-    /// slot of the queue limit, `FLARE_NODE_COUNTED`.
-    @inlinable
-    func makeNode(_ event: Event, kind: UInt) -> UnsafeMutablePointer<flare_node> {
-        Self.makeNode(event, kind: kind, serial: serial)
-    }
-
-    /// `makeNode` for a node queued on `serial` (also used by producer runs
-    /// that serialize their start handler's sends themselves).
-    @inlinable
-    static func makeNode(_ event: Event, kind: UInt, serial: UnsafeMutablePointer<flare_serial>) -> UnsafeMutablePointer<flare_node> {
-        // The pool's memory is 16-byte aligned, as malloc's; wider events
-        // would need another allocator, and no Swift enum of values is wider.
-        flarePrecondition(MemoryLayout<Event>.alignment <= 16, "event alignment above 16 bytes")
-        let node = flare_node_alloc(Self.nodeSize)!
-        node.initialize(to: flare_node(next: nil, kind: kind))
-        (UnsafeMutableRawPointer(node) + Self.payloadOffset).bindMemory(to: Event.self, capacity: 1).initialize(to: event)
-        #if DEBUG
-        if kind == UInt(FLARE_NODE_COUNTED) { flare_serial_debug_note_queued(serial, 1) }
-        #endif
-        return node
-    }
-
-    /// Moves the event out of `node` and frees the node.
-    @inlinable
-    func takeEvent(_ node: UnsafeMutablePointer<flare_node>) -> Event {
-        Self.takeEvent(node, serial: serial)
-    }
-
-    /// `takeEvent` for a node that was queued on `serial`.
-    @inlinable
-    static func takeEvent(_ node: UnsafeMutablePointer<flare_node>, serial: UnsafeMutablePointer<flare_serial>) -> Event {
-        #if DEBUG
-        if flare_node_is_counted(node) { flare_serial_debug_note_queued(serial, -1) }
-        #endif
-        let event = (UnsafeMutableRawPointer(node) + Self.payloadOffset).assumingMemoryBound(to: Event.self).move()
-        flare_node_free(node, Self.nodeSize)
-        return event
-    }
-
-    @inlinable
-    func destroyEvent(_ node: UnsafeMutablePointer<flare_node>) {
-        _ = takeEvent(node)
-    }
-
-    /// Delivers the nodes queued behind this drainer, FIFO, until the serial
-    /// word is released or the signal terminates, following the core's
-    /// verdicts (`flare_drain_next`, flare_drain.h): deliver a node's event,
-    /// release the context of an observer disposed during the drain, or
-    /// deliver `interrupted` at once when one was sent meanwhile (contract
-    /// 8). The core returns the slots of counted nodes (contract 9) once
-    /// the node is freed (`flare_drain_taken`), before its delivery.
-    @inlinable
-    @inline(never)
-    func drain(_ first: UnsafeMutablePointer<flare_node>) {
-        drainingBatch = true
-        var d = flare_drain()
-        flare_drain_begin(&d, raw, first)
-        while true {
-            // `flare_drain_next` releases the word once the batch in hand is
-            // done (`d.next` nil): the flag is cleared before that, while
-            // this thread still holds the word. Cleared after (a `defer`),
-            // it raced with the next holder's `true` and could hide that
-            // holder's batch from flatten's direct handover.
-            // Written only when it changes: the flag shares a line with
-            // fields every sender reads, and a store per event would take
-            // that line from them.
-            if d.next == nil, drainingBatch { drainingBatch = false }
-            switch flare_drain_next(&d) {
-            case FLARE_DRAIN_DELIVER:
-                if !drainingBatch { drainingBatch = true }
-                let event = takeEvent(d.node.unsafelyUnwrapped)
-                flare_drain_taken(&d)
-                if deliver(event) {
-                    finishRootTermination(pending: d.next)
-                    return
-                }
-            case FLARE_DRAIN_RELEASE:
-                _releaseObserverContext(d.ctx)
-            case FLARE_DRAIN_INTERRUPT:
-                destroyEvent(d.node.unsafelyUnwrapped)
-                interruptPromptly(pending: d.next)
-                return
-            default:
-                return
-            }
-        }
-    }
-
-    /// An interruption was requested while events were queued: delivers
-    /// `interrupted` now, ahead of them, then terminates as after any
-    /// terminal event, dropping what is still queued (the interrupter's own
-    /// node among it) and completing pending removals. Only a root's drainer
-    /// changes a root's lifecycle, and it has not terminated (it would have
-    /// closed the word), so the delivery always terminates the core.
-    @usableFromInline
-    @inline(never)
-    func interruptPromptly(pending: UnsafeMutablePointer<flare_node>?) {
-        _ = deliver(.interrupted)
-        finishRootTermination(pending: pending)
-    }
-
-    /// After a root's terminal event: closes the serial word, drops the events
-    /// sent after the terminal one, completes pending removals
-    /// (`flare_drain_close`, `flare_drain_next_closed`), and ends the
+    /// A root's word has closed after its terminal event: ends the
     /// generator's lifetime.
-    @usableFromInline
-    @inline(never)
-    func finishRootTermination(pending: UnsafeMutablePointer<flare_node>?) {
-        var d = flare_drain()
-        flare_drain_begin(&d, raw, pending)
-        flare_drain_close(&d)
-        while true {
-            switch flare_drain_next_closed(&d) {
-            case FLARE_DRAIN_DROP:
-                destroyEvent(d.node.unsafelyUnwrapped)
-            case FLARE_DRAIN_RELEASE:
-                _releaseObserverContext(d.ctx)
-            default:
-                lifetimeToken.dispose()
-                return
-            }
-        }
+    @inlinable
+    func didTerminate() {
+        lifetimeToken.dispose()
     }
 }
+
+extension _SignalCore: _SerialDriver {}
