@@ -215,11 +215,23 @@ final class _HandlerRun<Value, Error: Swift.Error>: _ProducerRun, @unchecked Sen
     }
 
     /// The contended or reentrant send (see `_SignalCore.sendQueued`): the
-    /// same steps, `flare_queue_kind` then `flare_serial_push`.
+    /// same steps, a value into this thread's batch, else `flare_queue_kind`
+    /// then `flare_serial_push`.
     @inlinable
     @inline(never)
     final func sendQueued(_ event: Event) {
         let serial = handlerSerial
+        if case .value = event {
+            switch _SignalCore<Value, Error>.sendBatched(event, serial: serial) {
+            case .done:
+                return
+            case .acquired(let own):
+                deliverAndLeave(own)
+                return
+            case .node:
+                break
+            }
+        }
         let kind = flare_queue_kind(handlerCore, _SignalCore<Value, Error>.eventClass(event))
         if kind == Int(FLARE_QUEUE_DROP) { return }
         let node = _SignalCore<Value, Error>.makeNode(event, kind: UInt(bitPattern: kind), serial: serial)
@@ -254,8 +266,17 @@ final class _HandlerRun<Value, Error: Swift.Error>: _ProducerRun, @unchecked Sen
                     finishTermination(pending: d.next)
                     return
                 }
+            case FLARE_DRAIN_DELIVER_SLOT:
+                let event = _SignalCore<Value, Error>.takeSlot(d.slot.unsafelyUnwrapped, counted: d.counted, serial: serial)
+                flare_drain_taken(&d)
+                if deliver(event) {
+                    finishTermination(pending: d.next)
+                    return
+                }
             case FLARE_DRAIN_INTERRUPT:
-                _ = _SignalCore<Value, Error>.takeEvent(d.node.unsafelyUnwrapped, serial: serial)
+                // Before a batch's slot there is no node (the termination
+                // drops the slot).
+                if let node = d.node { _ = _SignalCore<Value, Error>.takeEvent(node, serial: serial) }
                 _ = deliver(.interrupted)
                 finishTermination(pending: d.next)
                 return
@@ -281,6 +302,8 @@ final class _HandlerRun<Value, Error: Swift.Error>: _ProducerRun, @unchecked Sen
             switch flare_drain_next_closed(&d) {
             case FLARE_DRAIN_DROP:
                 _ = _SignalCore<Value, Error>.takeEvent(d.node.unsafelyUnwrapped, serial: serial)
+            case FLARE_DRAIN_DROP_SLOT:
+                _SignalCore<Value, Error>.dropSlot(d.slot.unsafelyUnwrapped, counted: d.counted, serial: serial)
             case FLARE_DRAIN_RELEASE:
                 _releaseObserverContext(d.ctx)
             default:

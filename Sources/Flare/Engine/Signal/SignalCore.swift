@@ -142,10 +142,12 @@ final class _SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     /// so that it is specialized in the caller: generic code here would look
     /// up the event type's metadata at every queued event.
     ///
-    /// A value takes a slot of the queue limit first, waiting for one if
-    /// the queue is full, unless this thread is the one delivering (a
-    /// reentrant send, or one from inside the domain's delivery through an
-    /// operator): see `flare_serial_reserve`. Terminal events never wait.
+    /// A value sent while another thread delivers goes into this thread's
+    /// batch (`sendBatched`), taking credits of the queue limit in groups
+    /// and waiting for them if the queue is full. A value sent by the thread
+    /// that is delivering (a reentrant send, or one from inside the domain's
+    /// delivery through an operator) is queued in a node of its own and
+    /// never waits (see `flare_serial_reserve`); nor do terminal events.
     /// The core decides what to queue (`flare_queue_kind`: drop the event
     /// once the word is closed; for `interrupted`, request prompt
     /// interruption, which the drainer honours before anything still
@@ -153,6 +155,17 @@ final class _SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     @inlinable
     @inline(never)
     func sendQueued(_ event: Event) {
+        if case .value = event {
+            switch Self.sendBatched(event, serial: serial) {
+            case .done:
+                return
+            case .acquired(let own):
+                deliverAndLeave(own)
+                return
+            case .node:
+                break
+            }
+        }
         let kind = flare_queue_kind(raw, Self.eventClass(event))
         if kind == Int(FLARE_QUEUE_DROP) { return }
         let node = makeNode(event, kind: UInt(bitPattern: kind))
@@ -169,6 +182,75 @@ final class _SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
         default:
             destroyEvent(node)
         }
+    }
+
+    /// What `sendBatched` did with a value.
+    @usableFromInline
+    enum BatchedSend {
+        /// Queued in this thread's batch, or dropped (the word is closed).
+        case done
+        /// Take the node path: this thread holds the word (a reentrant
+        /// send, queued behind the current event).
+        case node
+        /// The word was idle after all: the caller holds it now and
+        /// delivers the event itself (`deliverAndLeave`).
+        case acquired(Event)
+    }
+
+    /// A value sent into `serial` while another thread delivers: appended
+    /// to this thread's batch for the domain (flare_batch.h), which the
+    /// drainer takes whole, so that the event costs no cache-line transfer
+    /// of its own. Takes credits of the queue limit in groups, waiting for
+    /// them as `flare_queue_kind` does for a slot (contract 9).
+    @inlinable
+    static func sendBatched(_ event: Event, serial: UnsafeMutablePointer<flare_serial>) -> BatchedSend {
+        // Slots are 16-byte aligned, as the pool's nodes (`makeNode`).
+        flarePrecondition(MemoryLayout<Event>.alignment <= 16, "event alignment above 16 bytes")
+        var tx = flare_batch_send()
+        switch flare_batch_begin(serial, MemoryLayout<Event>.size, &tx) {
+        case FLARE_BATCH_SLOT:
+            break
+        case FLARE_BATCH_CLOSED:
+            return .done
+        default:
+            return .node
+        }
+        tx.slot.unsafelyUnwrapped.bindMemory(to: Event.self, capacity: 1).initialize(to: event)
+        while true {
+            switch flare_batch_commit(&tx) {
+            case FLARE_BATCH_SLOT:
+                #if DEBUG
+                if tx.batch.unsafelyUnwrapped.pointee.counted { flare_serial_debug_note_queued(serial, 1) }
+                #endif
+                return .done
+            case FLARE_BATCH_MOVE:
+                let from = tx.slot.unsafelyUnwrapped.assumingMemoryBound(to: Event.self)
+                tx.moved_to.unsafelyUnwrapped.bindMemory(to: Event.self, capacity: 1).moveInitialize(from: from, count: 1)
+            case FLARE_BATCH_ACQUIRED:
+                let own = tx.slot.unsafelyUnwrapped.assumingMemoryBound(to: Event.self).move()
+                flare_batch_return_own_credits(&tx)
+                return .acquired(own)
+            default:
+                tx.slot.unsafelyUnwrapped.assumingMemoryBound(to: Event.self).deinitialize(count: 1)
+                return .done
+            }
+        }
+    }
+
+    /// Moves the event out of a batch's slot (`FLARE_DRAIN_DELIVER_SLOT`);
+    /// the slot is the batch's, not freed.
+    @inlinable
+    static func takeSlot(_ slot: UnsafeMutableRawPointer, counted: Bool, serial: UnsafeMutablePointer<flare_serial>) -> Event {
+        #if DEBUG
+        if counted { flare_serial_debug_note_queued(serial, -1) }
+        #endif
+        return slot.assumingMemoryBound(to: Event.self).move()
+    }
+
+    /// Destroys the event in a batch's slot (`FLARE_DRAIN_DROP_SLOT`).
+    @inlinable
+    static func dropSlot(_ slot: UnsafeMutableRawPointer, counted: Bool, serial: UnsafeMutablePointer<flare_serial>) {
+        _ = takeSlot(slot, counted: counted, serial: serial)
     }
 
     /// The kind of `event` as the core's protocol tells them apart.
@@ -262,10 +344,20 @@ final class _SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
                     finishRootTermination(pending: d.next)
                     return
                 }
+            case FLARE_DRAIN_DELIVER_SLOT:
+                if !drainingBatch { drainingBatch = true }
+                let event = Self.takeSlot(d.slot.unsafelyUnwrapped, counted: d.counted, serial: serial)
+                flare_drain_taken(&d)
+                if deliver(event) {
+                    finishRootTermination(pending: d.next)
+                    return
+                }
             case FLARE_DRAIN_RELEASE:
                 _releaseObserverContext(d.ctx)
             case FLARE_DRAIN_INTERRUPT:
-                destroyEvent(d.node.unsafelyUnwrapped)
+                // Before a batch's slot there is no node: the slot stays
+                // queued, and the termination drops it.
+                if let node = d.node { destroyEvent(node) }
                 interruptPromptly(pending: d.next)
                 return
             default:
@@ -301,6 +393,8 @@ final class _SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
             switch flare_drain_next_closed(&d) {
             case FLARE_DRAIN_DROP:
                 destroyEvent(d.node.unsafelyUnwrapped)
+            case FLARE_DRAIN_DROP_SLOT:
+                Self.dropSlot(d.slot.unsafelyUnwrapped, counted: d.counted, serial: serial)
             case FLARE_DRAIN_RELEASE:
                 _releaseObserverContext(d.ctx)
             default:
