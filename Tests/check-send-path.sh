@@ -22,7 +22,7 @@ import re, sys
 hot = [
     "probeSend(_:_:)",
     "partial apply for specialized closure #1 in static Signal.pipe(disposable:queueLimit:)",
-    "specialized _SignalCore.send(_:)",
+    "specialized _SerialDriver.send(_:)",
     "specialized static _SignalCore.deliverLoop(value:raw:count:items:)",
     "specialized closure #1 in _MapOperator.attach<A>(to:)",
     "partial apply for specialized closure #1 in _MapOperator.attach<A>(to:)",

@@ -1,6 +1,7 @@
 /*
  * client.c — the reference client (see client.h). Each function names the
- * SignalCore.swift method it mirrors; both follow the steps of
+ * Swift driver method (SerialDriver.swift, SignalCore.swift) it mirrors;
+ * both follow the steps of
  * flare_drain.h, so the control flow is the same switch on the same
  * verdicts.
  */
@@ -156,7 +157,7 @@ static void call(void *ctx, client_event ev) {
 
 static void release_thunk(void *ctx) { client_observer_release(ctx); }
 
-/* Event nodes: the C node header, then the event (makeNode / takeEvent). */
+/* Event nodes: the C node header, then the event (_EventNode.make / take). */
 typedef struct client_node {
     flare_node node;
     client_event ev;
@@ -194,7 +195,7 @@ static flare_node *make_node(client_signal *s, client_event ev, AO_t kind) {
     return &n->node;
 }
 
-/* takeEvent: frees the node; a counted one gives up its place in the count
+/* _EventNode.take: frees the node; a counted one gives up its place in the count
  * before the caller returns its slot. */
 static client_event take_event(client_signal *s, flare_node *node) {
     client_node *n = (client_node *)node;
@@ -288,7 +289,7 @@ static void drain(client_signal *s, flare_node *first) {
     }
 }
 
-/* finishRootTermination: follows flare_drain_next_closed's verdicts. */
+/* finishTermination: follows flare_drain_next_closed's verdicts. */
 static void finish_root_termination(client_signal *s, flare_drain *d) {
     flare_drain_close(d);
     for (;;) {

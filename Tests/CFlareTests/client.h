@@ -1,20 +1,20 @@
 /*
  * client.h — a reference client of the C core, for tests and the fuzzer.
  *
- * It drives flare.h the way Sources/Flare/Engine/Signal/SignalCore.swift,
- * SignalCore+Delivery.swift and HeldCore.swift do
- * (send, sendQueued, drain, deliver, deliverTerminal, finishRootTermination,
+ * It drives flare.h the way Sources/Flare/Engine/Signal/SerialDriver.swift,
+ * SignalCore.swift, SignalCore+Delivery.swift and HeldCore.swift do
+ * (send, sendQueued, drain, deliver, deliverTerminal, finishTermination,
  * observe, dispose, dropRetainer, deliverHeld), with C structs in place of
  * Swift objects, so the core's protocol can be tested, stressed, fuzzed and
  * run under valgrind without the Swift runtime. The protocol itself (what a
  * delivering thread does after each step) is not restated here: like
- * SignalCore.swift, the client follows the verdicts of the steps in
+ * SerialDriver.swift, the client follows the verdicts of the steps in
  * flare_drain.h (flare_queue_kind, flare_core_begin_delivery,
  * flare_entry_observer, flare_entry_take_done, flare_core_end_termination,
  * flare_late_next, flare_drain_next, flare_drain_taken, flare_drain_close,
  * flare_drain_next_closed), and only moves events in and out of nodes and
  * calls observers. So the C tests and the fuzzer run the library's own
- * protocol code; what is left to keep in step with SignalCore.swift is
+ * protocol code; what is left to keep in step with SerialDriver.swift is
  * that shape (which step's verdict leads where), one switch per loop.
  *
  * On top of the Swift behaviour it checks, at every call, what the Swift code
@@ -132,7 +132,7 @@ void client_signal_init_derived(client_signal *s, client_signal *upstream);
 /** _SignalCore.deinit: only once nothing else can reach the signal. */
 void client_signal_destroy(client_signal *s);
 
-/** _SignalCore.send, for root signals, from any thread. */
+/** _SerialDriver.send, for root signals, from any thread. */
 void client_send(client_signal *s, client_event ev);
 
 /** _SignalCore.deliverHeld: delivery to a derived signal from inside its upstream's. */

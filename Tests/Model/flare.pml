@@ -1,5 +1,5 @@
 /*
- * flare.pml — a Promela model of Flare's C core as SignalCore.swift drives it:
+ * flare.pml — a Promela model of Flare's C core as SerialDriver.swift drives it:
  * the serial word (try_acquire / push / release / close), the observer bag
  * (additions stack, drainer-private array, splice, compaction, seal), entry
  * claims and reference counts, and disposal with deferred reclamation of the
@@ -17,11 +17,11 @@
  * Observer 2 is attached before the threads start and never disposed; on
  * value (0,0) it sends a value reentrantly from inside its callback.
  * A thread that acquires the serial word becomes the drainer and runs the
- * drain loop (drain / finishRootTermination) exactly as _SignalCore does.
+ * drain loop (drain / finishTermination) exactly as _SerialDriver does.
  *
  * Which C code each step models. The drain protocol is written once, as the
  * `static inline` steps of Sources/CFlare/include/flare_drain.h, which
- * SignalCore.swift and the C test client (Tests/CFlareTests/client.c, run
+ * SerialDriver.swift and the C test client (Tests/CFlareTests/client.c, run
  * by the C tests and the fuzzer) follow; spin cannot call C, so this model
  * restates them. Change a step there, change it here:
  *   Sender, try_acquire step        flare_serial_try_acquire
@@ -44,7 +44,7 @@
  *                                   (FLARE_DRAIN_DELIVER)
  *   the drain loop, release step    flare_drain_next at the end of a batch
  *                                   (flare_serial_release / flare_serial_take)
- *   finishRootTermination (t)       flare_drain_close (flare_serial_close),
+ *   finishTermination (t)       flare_drain_close (flare_serial_close),
  *                                   then flare_drain_next_closed (DROP,
  *                                   RELEASE, END)
  *   Disposer, Attacher              flare_entry_dispose, flare_core_attach
@@ -517,7 +517,7 @@ proctype Sender(byte sid; byte nvals; bool terminal) {
         deliver(v, t);
         do
         :: t ->
-            /* finishRootTermination: close, then the rest of the batch and
+            /* finishTermination: close, then the rest of the batch and
              * the closed stack, in order. */
             atomic {
                 hj = 0;

@@ -1,7 +1,7 @@
 /*
  * overload.pml — a Promela model of the queue limit (contract 9) on the
- * serial word, as SignalCore.swift drives it (send, sendQueued, drain,
- * finishRootTermination) with flare_serial.h's flare_serial_reserve / wait /
+ * serial word, as SerialDriver.swift drives it (send, sendQueued, drain,
+ * finishTermination) with flare_serial.h's flare_serial_reserve / wait /
  * return_slots / close:
  *
  *   - a value sent from a thread that does not hold the word takes a ticket
@@ -180,13 +180,13 @@ inline observe(n) {
 }
 
 /* Delivers `n` while holding the word, then drains until released or
- * closed (deliverAndLeave + drain + finishRootTermination). */
+ * closed (deliverAndLeave + drain + finishTermination). */
 inline hold_and_drain(n) {
     observe(n);
     t = (n == TERM_NODE);
     do
     :: t ->
-        /* finishRootTermination: close (exchange → CLOSED), drop the rest,
+        /* finishTermination: close (exchange → CLOSED), drop the rest,
          * then return a slot's worth of change to `freed` and wake. */
         atomic {
             /* the exchange: the queued nodes are ours, not yet dropped */
@@ -222,7 +222,7 @@ inline hold_and_drain(n) {
     :: !t && bi < nb ->
         atomic { n = batch[bi]; batch[bi] = 0; bi++ };
         if
-        :: n & COUNTED_BIT -> counted_live--; return_slot()   /* takeEvent, then the slot */
+        :: n & COUNTED_BIT -> counted_live--; return_slot()   /* _EventNode.take, then the slot */
         :: else -> skip
         fi;
         observe(n);
@@ -288,7 +288,7 @@ proctype Sender(byte me; byte nvals; bool terminal) {
             fi
         :: else -> skip
         fi;
-        /* makeNode: a counted node exists from here on */
+        /* _EventNode.make: a counted node exists from here on */
         if
         :: counted -> atomic { counted_live++; assert(counted_live <= LIMIT) }
         :: else -> skip
@@ -311,7 +311,7 @@ proctype Sender(byte me; byte nvals; bool terminal) {
         :: r == 1 ->
             owner = me;
             if
-            :: counted -> counted_live--; return_slot()   /* takeEvent, and the slot back */
+            :: counted -> counted_live--; return_slot()   /* _EventNode.take, and the slot back */
             :: else -> skip
             fi;
             hold_and_drain(n)

@@ -16,7 +16,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/flare-model.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-cp "$here/flare.pml" "$here/overload.pml" "$here/waits.pml" "$here/gate.pml" "$here/batch.pml" "$work/"
+cp "$here/flare.pml" "$here/overload.pml" "$here/waits.pml" "$here/gate.pml" "$here/pool.pml" "$here/batch.pml" "$work/"
 cd "$work"
 
 status=0
@@ -52,7 +52,7 @@ check() {
 safety="-DSAFETY -DCOLLAPSE"
 # FLARE_MODEL=overload runs only overload.pml's configurations (seconds);
 # FLARE_MODEL=flare only flare.pml's; FLARE_MODEL=waits, FLARE_MODEL=gate,
-# FLARE_MODEL=batch only that model's.
+# FLARE_MODEL=batch only that model's, FLARE_MODEL=pool the pool's.
 only=${FLARE_MODEL:-all}
 if [ $# -gt 0 ]; then
     check "custom $*" "$safety" "-m200000" "$@"
@@ -197,6 +197,28 @@ for mutation in 1 2 3; do
         status=1
     else
         echo "ok   gate: mutation $mutation caught"
+    fi
+    rm -f $model.trail
+done
+fi
+
+# The node pool's depot (pool.pml): threads flush batches and refill one
+# batch each, giving the rest back. A lost, shared or looping batch, a
+# magazine of two batches, or a depot count below the depot fails it.
+if [ "$only" = all ] || [ "$only" = pool ]; then
+model=pool.pml
+check "pool: two threads, two rounds, one batch on the depot" "$safety -w" "-m200000" -DROUNDS=2 -DEXTRA=1
+check "pool: two threads, three rounds, one batch on the depot" "$safety -w" "-m200000" -DROUNDS=3 -DEXTRA=1
+check "pool: two threads, two rounds, two batches on the depot" "$safety -w" "-m200000" -DROUNDS=2 -DEXTRA=2
+# Each mutation of the protocol (see pool.pml's header) must be caught.
+for mutation in 1 2 3; do
+    spin -DMUTATION=$mutation -DROUNDS=2 -a $model >/dev/null
+    cc -O2 -w $safety -o pan pan.c
+    if ./pan -m200000 2>&1 | grep -q 'errors: 0'; then
+        echo "FAIL pool: mutation $mutation was not caught"
+        status=1
+    else
+        echo "ok   pool: mutation $mutation caught"
     fi
     rm -f $model.trail
 done

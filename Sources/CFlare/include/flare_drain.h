@@ -2,9 +2,10 @@
  * flare_drain.h — the drain protocol: what a delivering thread does, step by
  * step, written once.
  *
- * A client of the core (Sources/Flare/Engine/Signal/SignalCore.swift and
- * SignalCore+Delivery.swift, and the C test client Tests/CFlareTests/client.c that the C tests and the fuzzer
- * drive) holds the event payloads and calls the observers; everything else a
+ * A client of the core (the Swift driver Sources/Flare/Engine/Signal/
+ * SerialDriver.swift, with SignalCore+Delivery.swift for a root's bag, and
+ * the C test client Tests/CFlareTests/client.c that the C tests and the
+ * fuzzer drive) holds the event payloads and calls the observers; everything else a
  * delivering thread decides is decided here. Each step is a `static inline`
  * function that does the core's part and returns what the caller must do
  * next, as `flare_serial_push` returns a `flare_push_result`: the caller only

@@ -55,8 +55,18 @@ static inline bool flare_node_is_counted(const flare_node *node) { return node->
 /* Node memory                                                               */
 /* ------------------------------------------------------------------------ */
 
-/** Largest node recycled by the pool; larger ones go straight to malloc. */
-enum { FLARE_POOL_MAX_SIZE = 256 };
+/**
+ * The pool's sizes. Nodes up to FLARE_POOL_MAX_SIZE bytes are recycled;
+ * larger ones go straight to malloc. Per size class, a thread keeps at most
+ * FLARE_POOL_MAGAZINE free nodes, and the shared depot at most
+ * FLARE_POOL_DEPOT_MAX_BYTES (far more than a domain's default queue limit,
+ * 2,048 events, needs to recycle); free nodes beyond that go back to malloc.
+ */
+enum {
+    FLARE_POOL_MAX_SIZE = 256,
+    FLARE_POOL_MAGAZINE = 128,
+    FLARE_POOL_DEPOT_MAX_BYTES = 1 << 20,
+};
 
 /**
  * Memory for a queued event node of `size` bytes (header and payload),
@@ -68,6 +78,14 @@ flare_node *flare_node_alloc(size_t size);
 
 /** Returns a node obtained from `flare_node_alloc` with the same `size`. */
 void flare_node_free(flare_node *node, size_t size);
+
+/**
+ * Bytes of pooled nodes the pool holds, in use and free (taken from malloc
+ * and not given back): at most the nodes live at once plus the bounds
+ * above. Tests and the soak read it to tell the pool's growth from the
+ * allocator's. Nodes larger than FLARE_POOL_MAX_SIZE are not counted.
+ */
+size_t flare_node_pool_bytes(void);
 
 #ifdef __cplusplus
 }

@@ -179,7 +179,7 @@ final class _ReplayDomain<Value, Error: Swift.Error>: _RelayHub, @unchecked Send
         // Read before the relay is published: the domain lets it go at the
         // run's terminal event.
         let owner = relay.anchor.unsafelyUnwrapped
-        if _fastPath(flare_serial_try_acquire(commands.serial)) || push(.attach(relay)) {
+        if commands.acquireOrQueue(.value(.attach(relay))) == .acquired {
             state.attach(relay)
             if !relay.endStart() {
                 relay.finish(.interrupted)
@@ -197,48 +197,22 @@ final class _ReplayDomain<Value, Error: Swift.Error>: _RelayHub, @unchecked Send
     /// See `_RelayHub`.
     @inlinable
     func detach(_ relay: Relay) {
-        if flare_serial_try_acquire(commands.serial) || push(.detach(relay)) {
-            state.detach(relay)
-            leaveDomain()
-        }
-    }
-
-    /// Queues `command` behind the delivery in progress, without waiting
-    /// for the queue limit (an attach or a detach is not one of the source's
-    /// values). Returns true if the domain was idle after all: the caller
-    /// then holds it, and must carry the command out and leave.
-    @inlinable
-    @inline(never)
-    func push(_ command: Command) -> Bool {
-        let node = commands.makeNode(.value(command), kind: UInt(FLARE_NODE_EVENT))
-        switch flare_serial_push(commands.serial, node, true) {
-        case FLARE_PUSH_QUEUED:
-            return false
-        case FLARE_PUSH_ACQUIRED:
-            commands.destroyEvent(node)
-            return true
-        default:
-            // Closed: only once the hub itself goes, which a relay
-            // prevents.
-            commands.destroyEvent(node)
-            return false
-        }
+        commands.perform(.value(.detach(relay))) { state.detach(relay) }
     }
 
     /// Discards the buffer from inside the domain (see
     /// `_ReplayState.discard()`): at once if the domain is idle, otherwise
-    /// behind the delivery in progress. Any thread.
+    /// behind the delivery in progress. Any thread. A command queued on a
+    /// closed word is dropped: the word closes only once the hub itself
+    /// goes, which a relay prevents.
     @usableFromInline
     func discard() {
-        if flare_serial_try_acquire(commands.serial) || push(.discard) {
-            state.discard()
-            leaveDomain()
-        }
+        commands.perform(.value(.discard)) { state.discard() }
     }
 
     @inlinable
     func leaveDomain() {
-        if let pending = flare_serial_release(commands.serial) { commands.drain(pending) }
+        commands.leave()
     }
 }
 

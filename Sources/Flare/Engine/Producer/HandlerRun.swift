@@ -9,9 +9,9 @@ import CFlare
 /// and observation handle) feeding the run's chain, and the closures that
 /// connected the two: about fifteen allocations. But a run has exactly one
 /// consumer, its chain, so it needs a root's serialization and none of its
-/// observer bag. This run holds the chain's first sink itself and drives the
-/// same serial word and the same drain protocol (flare_drain.h) as a root
-/// signal (docs/core-algorithm.md §2, §5a): a send acquires the word and
+/// observer bag. This run holds the chain's first sink itself and drives its
+/// serial word with the same driver as a root signal (`_SerialDriver`,
+/// SerialDriver.swift; docs/core-algorithm.md §2, §5a): a send acquires the word and
 /// delivers to the sink, or queues behind the delivery in progress (within
 /// the queue limit, contract 9); `interrupted` requests prompt interruption
 /// (contract 8), which the drainer honours before anything still queued; the
@@ -85,7 +85,7 @@ final class _HandlerRun<Value, Error: Swift.Error>: _ProducerRun, @unchecked Sen
     /// The run of an asynchronous operator: `handler` also receives the
     /// run's interruption lifetime, which disposing the run ends (see
     /// `interruption`); it ends too when the run's own lifetime does.
-    @usableFromInline
+    @inlinable
     init(
         linkCount: Int,
         asynchronousHandler: @escaping (Signal<Value, Error>.Observer, Lifetime, _ interruption: Lifetime) -> Void
@@ -94,7 +94,7 @@ final class _HandlerRun<Value, Error: Swift.Error>: _ProducerRun, @unchecked Sen
         self.interruption = interruption
         handler = { observer, lifetime in
             lifetime += interruption
-            asynchronousHandler(observer, lifetime, Lifetime(interruption))
+            asynchronousHandler(observer, lifetime, ._endedBy(interruption))
         }
         serialBlock = _ProducerRun.makeSerialBlock()
         let end = CompositeDisposable()
@@ -113,7 +113,7 @@ final class _HandlerRun<Value, Error: Swift.Error>: _ProducerRun, @unchecked Sen
     /// observer waiting for it: `interrupted` goes into the run at once.
     /// A run disposed before its handler ran gets `interrupted` from
     /// `runHandler`, which sees the disposal.
-    @usableFromInline
+    @inlinable
     final func interruptAsynchronous() {
         if !isDisposed { send(.interrupted) }
         interruption.unsafelyUnwrapped.dispose()
@@ -145,16 +145,16 @@ final class _HandlerRun<Value, Error: Swift.Error>: _ProducerRun, @unchecked Sen
 
     /// The serial word.
     @inlinable
-    final var handlerSerial: UnsafeMutablePointer<flare_serial> {
+    final var serial: UnsafeMutablePointer<flare_serial> {
         serialBlock.assumingMemoryBound(to: flare_serial.self)
     }
 
-    /// The C core beside the word (see `_ProducerRun.makeSerialBlock`).
+    /// The C core beside the word (see `_ProducerRun.makeSerialBlock`),
+    /// whose drain steps the driver follows.
     @inlinable
-    final var handlerCore: UnsafeMutablePointer<flare_core> {
+    final var drainCore: UnsafeMutablePointer<flare_core> {
         (serialBlock + Int(FLARE_CACHE_LINE)).assumingMemoryBound(to: flare_core.self)
     }
-
 
     /// Calls the start handler with an observer that sends into this run,
     /// and the run's lifetime, unless the run was disposed first.
@@ -178,30 +178,6 @@ final class _HandlerRun<Value, Error: Swift.Error>: _ProducerRun, @unchecked Sen
         handler(input, lifetime)
     }
 
-    /// Sends `event` into the run from any thread: delivers it at once if no
-    /// delivery is in progress, else queues it (see `_SignalCore.send`).
-    @inlinable
-    final func send(_ event: Event) {
-        if _fastPath(flare_serial_try_acquire(handlerSerial)) {
-            deliverAndLeave(event)
-        } else {
-            sendQueued(event)
-        }
-    }
-
-    /// Having acquired the serial word: delivers `event`, then finishes the
-    /// termination it caused or releases the word, draining what was queued
-    /// meanwhile.
-    @inlinable
-    @inline(__always)
-    final func deliverAndLeave(_ event: Event) {
-        if deliver(event) {
-            finishTermination(pending: nil)
-        } else if let pending = flare_serial_release(handlerSerial) {
-            drain(pending)
-        }
-    }
-
     /// Delivers one event to the chain, holding the serial word; returns
     /// whether it was terminal (the word is then closed by the caller, so
     /// nothing is delivered after it).
@@ -214,105 +190,13 @@ final class _HandlerRun<Value, Error: Swift.Error>: _ProducerRun, @unchecked Sen
         return event.isTerminating
     }
 
-    /// The contended or reentrant send (see `_SignalCore.sendQueued`): the
-    /// same steps, a value into this thread's batch, else `flare_queue_kind`
-    /// then `flare_serial_push`.
+    /// The word has closed after the terminal event: nobody reads the
+    /// sink any more; releases the chain and ends the run's lifetime.
     @inlinable
-    @inline(never)
-    final func sendQueued(_ event: Event) {
-        let serial = handlerSerial
-        if case .value = event {
-            switch _SignalCore<Value, Error>.sendBatched(event, serial: serial) {
-            case .done:
-                return
-            case .acquired(let own):
-                deliverAndLeave(own)
-                return
-            case .node:
-                break
-            }
-        }
-        let kind = flare_queue_kind(handlerCore, _SignalCore<Value, Error>.eventClass(event))
-        if kind == Int(FLARE_QUEUE_DROP) { return }
-        let node = _SignalCore<Value, Error>.makeNode(event, kind: UInt(bitPattern: kind), serial: serial)
-        switch flare_serial_push(serial, node, true) {
-        case FLARE_PUSH_QUEUED:
-            return
-        case FLARE_PUSH_ACQUIRED:
-            let counted = flare_node_is_counted(node)
-            let event = _SignalCore<Value, Error>.takeEvent(node, serial: serial)
-            flare_serial_return_own_slot(serial, counted)
-            deliverAndLeave(event)
-        default:
-            _ = _SignalCore<Value, Error>.takeEvent(node, serial: serial)
-        }
-    }
-
-    /// Delivers the nodes queued behind this drainer, following
-    /// `flare_drain_next` (see `_SignalCore.drain`). No observer is ever
-    /// removed from the run's core, so there is no removal to complete.
-    @inlinable
-    @inline(never)
-    final func drain(_ first: UnsafeMutablePointer<flare_node>) {
-        let serial = handlerSerial
-        var d = flare_drain()
-        flare_drain_begin(&d, handlerCore, first)
-        while true {
-            switch flare_drain_next(&d) {
-            case FLARE_DRAIN_DELIVER:
-                let event = _SignalCore<Value, Error>.takeEvent(d.node.unsafelyUnwrapped, serial: serial)
-                flare_drain_taken(&d)
-                if deliver(event) {
-                    finishTermination(pending: d.next)
-                    return
-                }
-            case FLARE_DRAIN_DELIVER_SLOT:
-                let event = _SignalCore<Value, Error>.takeSlot(d.slot.unsafelyUnwrapped, counted: d.counted, serial: serial)
-                flare_drain_taken(&d)
-                if deliver(event) {
-                    finishTermination(pending: d.next)
-                    return
-                }
-            case FLARE_DRAIN_INTERRUPT:
-                // Before a batch's slot there is no node (the termination
-                // drops the slot).
-                if let node = d.node { _ = _SignalCore<Value, Error>.takeEvent(node, serial: serial) }
-                _ = deliver(.interrupted)
-                finishTermination(pending: d.next)
-                return
-            case FLARE_DRAIN_RELEASE:
-                _releaseObserverContext(d.ctx)
-            default:
-                return
-            }
-        }
-    }
-
-    /// After the terminal event: closes the word, drops the events sent
-    /// after it (`flare_drain_close`, `flare_drain_next_closed`), releases
-    /// the chain, and ends the run's lifetime.
-    @inlinable
-    @inline(never)
-    final func finishTermination(pending: UnsafeMutablePointer<flare_node>?) {
-        let serial = handlerSerial
-        var d = flare_drain()
-        flare_drain_begin(&d, handlerCore, pending)
-        flare_drain_close(&d)
-        while true {
-            switch flare_drain_next_closed(&d) {
-            case FLARE_DRAIN_DROP:
-                _ = _SignalCore<Value, Error>.takeEvent(d.node.unsafelyUnwrapped, serial: serial)
-            case FLARE_DRAIN_DROP_SLOT:
-                _SignalCore<Value, Error>.dropSlot(d.slot.unsafelyUnwrapped, counted: d.counted, serial: serial)
-            case FLARE_DRAIN_RELEASE:
-                _releaseObserverContext(d.ctx)
-            default:
-                // The word is closed: nobody reads the sink any more.
-                _ = sink.take()
-                lifetimeEnd.take()?.dispose()
-                return
-            }
-        }
+    final func didTerminate() {
+        _ = sink.take()
+        lifetimeEnd.take()?.dispose()
     }
 }
 
+extension _HandlerRun: _SerialDriver {}

@@ -41,7 +41,7 @@ extension _PropertyChannel {
                 return
             }
             if flare_serial_held_by_caller(commands.serial) {
-                _ = enqueueBehind(.attach(relay))
+                _ = commands.queueBehind(.value(.attach(relay)))
                 gate.leave()
                 startNested(relay, current)
                 return
@@ -91,7 +91,7 @@ extension _PropertyChannel {
         // Fresh, and not yet published: always acquired.
         let holdsBuffer = flare_serial_try_acquire(buffer.serial)
         relay.buffer = buffer
-        let place = enqueueBehind(.attach(relay))
+        let place = commands.queueBehind(.value(.attach(relay)))
         gate.leave()
         if place == .acquired {
             // The domain went idle meanwhile: attach from here.
@@ -108,19 +108,13 @@ extension _PropertyChannel {
     /// Detaches a relay whose interruption was requested (see `_RelayHub`).
     @inlinable
     func detach(_ relay: Relay) {
-        if flare_serial_try_acquire(commands.serial) {
-            domain.detach(relay)
-            leaveDomain()
-        } else if enqueueBehind(.detach(relay)) == .acquired {
-            domain.detach(relay)
-            leaveDomain()
-        }
+        commands.perform(.value(.detach(relay))) { domain.detach(relay) }
     }
 
     /// Releases the serial word taken by `enqueue`, draining what was queued
     /// meanwhile.
     @inlinable
     func leaveDomain() {
-        if let pending = flare_serial_release(commands.serial) { commands.drain(pending) }
+        commands.leave()
     }
 }

@@ -92,40 +92,15 @@ final class _PropertyChannel<Value>: _RelayHub, @unchecked Sendable {
 
     // MARK: Writing
 
-    /// Where a command went.
-    @usableFromInline
-    enum Place {
-        /// The caller holds the serial word: it must deliver the command
-        /// and leave (`deliverAndLeave`) once out of the gate.
-        case acquired
-        /// Behind the delivery in progress, which will deliver it.
-        case queued
-        /// The property has ended; the command was dropped.
-        case closed
-    }
-
-    /// Takes a place in the domain's queue for `command`, under the gate.
+    /// Takes a place in the domain's queue for `command`, under the gate:
+    /// `.acquired` (the caller holds the serial word: it must deliver the
+    /// command and leave, `deliverAndLeave`, once out of the gate),
+    /// `.queued` (the delivery in progress will deliver it) or `.closed`
+    /// (see `_SerialDriver.acquireOrQueue`).
     @inlinable
     @inline(__always)
-    func enqueue(_ command: Command) -> Place {
-        if _fastPath(flare_serial_try_acquire(commands.serial)) { return .acquired }
-        return enqueueBehind(command)
-    }
-
-    @inlinable
-    @inline(never)
-    func enqueueBehind(_ command: Command) -> Place {
-        let node = commands.makeNode(.value(command), kind: UInt(FLARE_NODE_EVENT))
-        switch flare_serial_push(commands.serial, node, true) {
-        case FLARE_PUSH_QUEUED:
-            return .queued
-        case FLARE_PUSH_ACQUIRED:
-            commands.destroyEvent(node)
-            return .acquired
-        default:
-            commands.destroyEvent(node)
-            return .closed
-        }
+    func enqueue(_ command: Command) -> _SerialPlace {
+        commands.acquireOrQueue(.value(command))
     }
 
     /// Sets the value: publishes it, then delivers it (now, or after the
