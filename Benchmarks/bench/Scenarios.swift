@@ -181,9 +181,10 @@ func opaqueStages(_ depth: Int) -> [ChainStage] { ChainStage.stages(depth: depth
 
 // MARK: Contention
 
-/// Two threads sending to one signal with 10 observers, each as fast as it
-/// can for a fixed send window (the amount, in ns): events per second, both
-/// senders together; how long the run lasts as a multiple of the window
+/// `senders` threads (2, 4 or 8: more than the cores, as on a busy server,
+/// shows convoys and starvation) sending to one signal with 10 observers,
+/// each as fast as it can for a fixed send window (the amount, in ns):
+/// events per second, all senders together; how long the run lasts as a multiple of the window
 /// (a contender that queues what it cannot deliver yet keeps delivering
 /// after the senders stop); the peak backlog (events sent and not yet
 /// delivered, sampled every millisecond); and the memory that backlog
@@ -195,6 +196,7 @@ func opaqueStages(_ depth: Int) -> [ChainStage] { ChainStage.stages(depth: depth
 /// stalling the bench.
 struct Contention: ContenderBody {
     static let observers = 10
+    var senders = 2
     static let metrics = [
         Metric(name: "events/s", unit: "1/s", lowerIsBetter: false),
         Metric(name: "run / send window", unit: "x", lowerIsBetter: true),
@@ -209,19 +211,17 @@ struct Contention: ContenderBody {
         // Nine observers add to the sink; the tenth counts deliveries where
         // the sampling thread can read them.
         var handles = (0..<Self.observers - 1).compactMap { _ in C.observe(output, sink) }
-        let monitor = BacklogMonitor()
+        let monitor = BacklogMonitor(senders: senders)
         if let h = C.observeDelivered(output, monitor.delivered) { handles.append(h) }
-        let r = runTwoSenders(duration: UInt64(duration),
-                              senderA: { v in C.send(input, v) },
-                              senderB: { v in C.send(input, v) },
-                              monitor: monitor)
+        let r = runSenders(senders, duration: UInt64(duration), sender: { v in C.send(input, v) }, monitor: monitor)
         C.sendCompleted(input)
-        check(sink.total == (Self.observers - 1) &* (triangular(r.sentA) &+ triangular(r.sentB)),
+        let sent = r.sent.reduce(0, &+)
+        check(sink.total == (Self.observers - 1) &* r.sent.reduce(0) { $0 &+ triangular($1) },
               "\(C.name) contention lost events")
-        check(monitor.delivered.count == r.sentA + r.sentB, "\(C.name) contention: deliveries counted")
+        check(monitor.delivered.count == sent, "\(C.name) contention: deliveries counted")
         blackHole(handles)
         return Measurement(elapsed: r.elapsed, values: [
-            1e9 * Double(r.sentA + r.sentB) / Double(r.elapsed),
+            1e9 * Double(sent) / Double(r.elapsed),
             Double(r.elapsed) / Double(duration),
             Double(monitor.peak),
             Double(monitor.peak * C.bytesPerQueuedEvent) / 1e6,
@@ -280,19 +280,22 @@ final class LineCounter: @unchecked Sendable {
     func tick() { value.store(value.load(ordering: .relaxed) &+ 1, ordering: .relaxed) }
 }
 
-/// What the sampling thread needs to follow a two-sender run: how many each
-/// sender has sent, and how many events one observer has received.
+/// What the sampling thread needs to follow a run of several senders: how
+/// many each sender has sent, and how many events one observer has received.
 final class BacklogMonitor: Sendable {
-    let sentA = LineCounter()
-    let sentB = LineCounter()
+    let sent: [LineCounter]
     let delivered = LineCounter()
     private let peakBox = Atomic<Int>(0)
 
+    init(senders: Int = 2) { sent = (0..<senders).map { _ in LineCounter() } }
+
+    var sentA: LineCounter { sent[0] }
+    var sentB: LineCounter { sent[1] }
     var peak: Int { peakBox.load(ordering: .relaxed) }
 
     /// One sample: events sent and not yet delivered.
     func sample() {
-        let backlog = sentA.count + sentB.count - delivered.count
+        let backlog = sent.reduce(0) { $0 + $1.count } - delivered.count
         if backlog > peakBox.load(ordering: .relaxed) { peakBox.store(backlog, ordering: .relaxed) }
     }
 }
@@ -353,6 +356,38 @@ func runTwoSenders(duration: UInt64,
     a.join()
     b.join()
     return (now() - t0, shared.count.load(ordering: .acquiring), Int(shared.stamp.load(ordering: .acquiring)))
+}
+
+/// Runs `count` threads that call `sender` with 1, 2, 3… from the moment
+/// they are released together until `duration` ns have passed, each
+/// publishing how many it has sent (a relaxed store to a line of its own)
+/// while the calling thread samples the backlog every millisecond; returns
+/// the wall time until all stopped and how many values each sent.
+func runSenders(_ count: Int, duration: UInt64, sender: @escaping @Sendable (Int) -> Void,
+                monitor: BacklogMonitor) -> (elapsed: UInt64, sent: [Int]) {
+    let shared = Shared()
+    let finished = Atomic<Int>(0)
+    let threads = (0..<count).map { i in
+        Thread {
+            let progress = monitor.sent[i]
+            shared.arriveAndWait()
+            var v = 0
+            while !shared.stop.load(ordering: .relaxed) { v += 1; sender(v); progress.set(v) }
+            finished.add(1, ordering: .releasing)
+        }
+    }
+    let t0 = shared.release(workers: count)
+    while now() < t0 + duration {
+        sleepUntil(min(now() + 1_000_000, t0 + duration))
+        monitor.sample()
+    }
+    shared.stop.store(true, ordering: .relaxed)
+    while finished.load(ordering: .acquiring) < count {
+        sleepUntil(now() + 1_000_000)
+        monitor.sample()
+    }
+    for t in threads { t.join() }
+    return (now() - t0, monitor.sent.map(\.count))
 }
 
 // MARK: Queued sends
@@ -751,10 +786,13 @@ func runAll(_ runner: Runner) {
     }
     if runner.options.includes("contention") {
         progress("contention")
-        runner.measure(scenario: "contention", title: "contention: 2 threads sending, 10 observers", caseName: "2 senders",
-                       metrics: Contention.metrics,
-                       entries: allContendersWithUnbounded(Contention()) + [Entry(name: limitName) { Contention().limit(duration: $0) }],
-                       initialAmount: Int(runner.options.targetNanos), calibrated: false)
+        for senders in [2, 4, 8] {
+            let body = Contention(senders: senders)
+            runner.measure(scenario: "contention", title: "contention: N threads sending, 10 observers", caseName: "\(senders) senders",
+                           metrics: Contention.metrics,
+                           entries: allContendersWithUnbounded(body) + [Entry(name: limitName) { body.limit(duration: $0) }],
+                           initialAmount: Int(runner.options.targetNanos), calibrated: false)
+        }
     }
     if runner.options.includes("queued") {
         progress("queued sends")

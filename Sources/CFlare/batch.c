@@ -136,7 +136,10 @@ flare_batch_result flare_batch_begin(flare_serial *s, size_t size, flare_batch_s
     if (size > FLARE_BATCH_MAX_SLOT || flare_serial_held_by_caller(s)) return FLARE_BATCH_NODE;
     batch_cache *c = cache();
     if (!c) return FLARE_BATCH_NODE;
-    unsigned int slot_size = (unsigned int)((size + 15) & ~(size_t)15);
+    /* 16-byte slots at least (an event of no bytes still takes one), and
+     * 16-byte aligned: the header is FLARE_BATCH_HEADER bytes of a block
+     * aligned to it. */
+    unsigned int slot_size = size == 0 ? 16 : (unsigned int)((size + 15) & ~(size_t)15);
     bool renamed;
     unsigned int i = entry_for(c, s, &renamed);
     cache_entry *e = &c->entries[i];

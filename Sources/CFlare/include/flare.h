@@ -16,6 +16,9 @@
  *                   grows alone; flare_entry: one attached observer, its
  *                   exactly-once state (active → disposed | done) and a
  *                   reference count for its owners.
+ *   flare_batch.h   flare_batch: the batched hand-off, a sending thread's
+ *                   block of queued values, pushed on the word once and
+ *                   appended to by its sender while the drainer delivers.
  *   flare_node.h    flare_node: a queued event or removal, and the pool that
  *                   recycles event nodes' memory.
  *   flare_drain.h   the drain protocol: what a delivering thread does, step
@@ -46,14 +49,17 @@
  *     flare_core_retain, flare_core_release, flare_core_abandon (the caller
  *     that dropped the last retainer), flare_core_request_interrupt,
  *     flare_core_is_alive, flare_node_alloc, flare_node_free,
- *     flare_node_pool_bytes,
+ *     flare_node_pool_bytes, flare_serial_reserve_n, flare_batch_begin,
+ *     flare_batch_commit and flare_batch_forget (each thread on its own
+ *     batches),
  *     flare_queue_kind (flare_drain.h), and flare_entry_claim by an
  *     attacher on its own entry that flare_core_attach refused.
  *
  *   the drainer: the thread holding the domain's serial word (from a
- *   successful try_acquire or an ACQUIRED push until flare_serial_release
- *   returns NULL or flare_serial_close returns). At most one thread per
- *   domain; its calls run concurrently with the first group only:
+ *   successful try_acquire, or an ACQUIRED push or batch commit, until
+ *   flare_serial_release returns NULL or flare_serial_close returns). At
+ *   most one thread per domain; its calls run concurrently with the first
+ *   group only:
  *     flare_core_splice, flare_core_splice_slow, flare_core_compact,
  *     flare_core_note_dead, flare_core_begin_termination, flare_core_seal,
  *     flare_core_drop_items, flare_core_interrupt_requested,
@@ -66,7 +72,10 @@
  *     flare_core_begin_delivery, flare_entry_observer,
  *     flare_entry_take_done, flare_core_end_termination, flare_late_next,
  *     flare_drain_begin, flare_drain_next, flare_drain_removal,
- *     flare_drain_taken, flare_drain_close, flare_drain_next_closed).
+ *     flare_drain_taken, flare_drain_close, flare_drain_next_closed,
+ *     flare_drain_batch_more, flare_drain_leave_batch,
+ *     flare_batch_return_own_credits after an ACQUIRED commit);
+ *     flare_batch_unref by the drainer that took the batch.
  *
  *   the last owner, once no other thread can reach the structure:
  *     flare_serial_init, flare_serial_set_limit (before the word is
