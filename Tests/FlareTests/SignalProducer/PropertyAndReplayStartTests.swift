@@ -193,6 +193,47 @@ struct PropertyAndReplayStartTests {
         }
     }
 
+    @Test("a run that went through a buffer, disposed while the domain goes on delivering to it: interrupted once, nothing after, and the domain never reads what the buffer's delivery writes")
+    func bufferedRunDisposedDuringDeliveries() {
+        let property = MutableProperty(0)
+        let setterDone = Counter()
+        // Slow deliveries keep the domain busy, so that most starts find
+        // another thread delivering and go through a buffer.
+        property.signal.observeValues { _ in
+            for _ in 0..<20 { _ = setterDone.count }
+        }
+        let runs = Locked<[Recorder<String>]>([])
+        onThreads(2) { thread in
+            if thread == 0 {
+                for i in 1...200_000 { property.value = i }
+                setterDone.increment()
+                return
+            }
+            while setterDone.count == 0 {
+                let recorder = Recorder<String>()
+                // Relaxed on both sides: the wait orders nothing between
+                // the domain's delivery and the disposal below, so
+                // ThreadSanitizer sees any variable both touch.
+                let received = Counter()
+                runs.withLock { $0.append(recorder) }
+                let disposable = property.producer.start { event in
+                    recorder.append(describe(event))
+                    received.increment()
+                }
+                while received.count < 2 && setterDone.count == 0 { sched_yield() }
+                disposable.dispose()
+            }
+        }
+        for recorder in runs.withLock({ $0 }) {
+            let items = recorder.items
+            #expect(items.last == "interrupted")
+            #expect(items.filter { !$0.hasPrefix("v") }.count == 1)
+            let values = items.dropLast().map { Int($0.dropFirst())! }
+            #expect(values == Array(values.sorted()), "\(values)")
+            #expect(Set(values).count == values.count, "\(values)")
+        }
+    }
+
     @Test("starts and disposes from two threads while a third sets: every run gap-free and duplicate-free from its first value, ending with interrupted")
     func startsFromTwoThreadsRacingSets() {
         let property = MutableProperty(-1)

@@ -217,7 +217,12 @@ final class _DomainRelay<Hub: _RelayHub>: @unchecked Sendable {
     /// once the terminal event has gone.
     @inlinable
     func finish(_ event: Signal<Value, Error>.Event) {
-        let boxed = self.boxed.take()
+        // `boxed` is written only when set: a buffered run never boxes its
+        // chain, and the domain's delivery reads `boxed` (nil) to pick the
+        // buffer while the buffer's delivery ends the run here, on another
+        // thread, with nothing ordering the two.
+        let boxed = self.boxed
+        if boxed != nil { self.boxed = nil }
         let sink = self.sink.take()
         guard boxed != nil || sink != nil else { return }
         // So that a later interrupter returns at once (one that has set
