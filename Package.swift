@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Flare", targets: ["Flare"]),
         .executable(name: "bench", targets: ["bench"]),
+        .executable(name: "soak", targets: ["soak"]),
     ],
     targets: [
         // libatomic_ops, found through pkg-config (`atomic_ops`); only its MIT core is used.
@@ -63,15 +64,27 @@ let package = Package(
             dependencies: ["Flare", "MutexBaseline", "MallocCounter", "MetadataCounter"],
             path: "Benchmarks/bench"
         ),
+        // A long-running memory soak of asynchronous inners and scheduler
+        // hops: prints resident memory and the allocator's figures over time.
+        .executableTarget(
+            name: "soak",
+            dependencies: ["Flare", "CFlare", "MallocCounter"],
+            path: "Benchmarks/soak"
+        ),
         // What the test suites share: recorders, probes, scripted inputs.
         .target(
             name: "FlareTestSupport",
             dependencies: ["Flare"],
             path: "Tests/FlareTestSupport"
         ),
+        // The C allocator's bytes in use, for the memory soak tests.
+        .target(
+            name: "HeapStats",
+            path: "Tests/HeapStats"
+        ),
         .testTarget(
             name: "FlareTests",
-            dependencies: ["Flare", "CFlare", "FlareTestSupport"]
+            dependencies: ["Flare", "CFlare", "FlareTestSupport", "HeapStats"]
         ),
         // Flare used as Swift 6 code uses it (actors, @MainActor view
         // models, task groups), with no @preconcurrency or @unchecked: it

@@ -16,6 +16,8 @@
 #include <malloc.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
 extern void *__libc_malloc(size_t);
 extern void *__libc_calloc(size_t, size_t);
@@ -130,6 +132,31 @@ uint64_t mc_allocations(void) { return __atomic_load_n(&allocations, __ATOMIC_RE
 uint64_t mc_frees(void) { return __atomic_load_n(&frees, __ATOMIC_RELAXED); }
 int64_t mc_live_bytes(void) { return __atomic_load_n(&live_bytes, __ATOMIC_RELAXED); }
 
+uint64_t mc_heap_in_use(void) {
+    struct mallinfo2 info = mallinfo2();
+    return info.uordblks + info.hblkhd;
+}
+
+uint64_t mc_heap_system(void) {
+    struct mallinfo2 info = mallinfo2();
+    return info.arena + info.hblkhd;
+}
+
+int mc_heap_arenas(void) {
+    char *text = NULL;
+    size_t length = 0;
+    FILE *stream = open_memstream(&text, &length);
+    if (!stream) return -1;
+    malloc_info(0, stream);
+    fclose(stream);
+    int count = 0;
+    for (const char *p = text; (p = strstr(p, "<heap nr=")) != NULL; p++) count++;
+    __libc_free(text);
+    return count;
+}
+
+void mc_trim(void) { malloc_trim(0); }
+
 #else
 
 int mc_is_active(void) { return 0; }
@@ -137,5 +164,9 @@ void mc_set_counting(int on) { (void)on; }
 uint64_t mc_allocations(void) { return 0; }
 uint64_t mc_frees(void) { return 0; }
 int64_t mc_live_bytes(void) { return 0; }
+uint64_t mc_heap_in_use(void) { return 0; }
+uint64_t mc_heap_system(void) { return 0; }
+int mc_heap_arenas(void) { return 0; }
+void mc_trim(void) {}
 
 #endif

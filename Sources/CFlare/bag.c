@@ -70,7 +70,7 @@ static void *checked(void *p) {
 }
 
 flare_entry *flare_entry_new(void *ctx, void *owner) {
-    if (!ctx) {
+    if ((uintptr_t)ctx <= FLARE_NODE_BATCH) { /* a pointer: never a node kind (flare_node.h) */
         fputs("flare: an entry needs a non-NULL observer context\n", stderr);
         abort();
     }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 bool client_keep_released = true;
+bool client_batching = true;
 
 /*
  * Statistics and released contexts are kept per thread and folded into the
@@ -67,6 +68,7 @@ static void add_stats(client_stats *into, const client_stats *from) {
     into->nodes_created += from->nodes_created;
     into->nodes_freed += from->nodes_freed;
     into->sends_queued += from->sends_queued;
+    into->sends_batched += from->sends_batched;
     into->disposals_released += from->disposals_released;
     into->disposals_deferred += from->disposals_deferred;
 }
@@ -161,6 +163,23 @@ typedef struct client_node {
     client_event ev;
 } client_node;
 
+/* Batch slots hold a client_event (flare_batch.h). A counted batch's
+ * events count as counted nodes do, from their commit to their taking: at
+ * most `limit` of them are queued, with the counted nodes. (Counted after
+ * the commit, so a drainer may take one first: the count dips below zero
+ * for a moment, never above the true number.) An event still in the
+ * sender's hands (before its commit, or moving after a seal) is not queued:
+ * it waits for a credit as a sender waits for a slot. */
+static void note_counted(client_signal *s) {
+    long live = (long)(AO_fetch_and_add_full(&s->counted_live, 1) + 1);
+    /* A cycle break admits a whole group of credits (at most 32,
+     * flare_serial_return_batch). */
+    CLIENT_REQUIRE(live <= (long)s->limit + flare_serial_debug_cycles(s->serial) * 32);
+    AO_t peak = AO_load(&s->counted_peak);
+    while (live > (long)peak && AO_fetch_compare_and_swap_full(&s->counted_peak, peak, (AO_t)live) != peak)
+        peak = AO_load(&s->counted_peak);
+}
+
 static flare_node *make_node(client_signal *s, client_event ev, AO_t kind) {
     client_node *n = must(malloc(sizeof *n));
     n->node.next = NULL;
@@ -170,11 +189,7 @@ static flare_node *make_node(client_signal *s, client_event ev, AO_t kind) {
         /* The limit's invariant, checked at every admission: at most
          * `limit` counted nodes, plus those queued at once because waiting
          * would have closed a cycle of waits (waits.h). */
-        AO_t live = AO_fetch_and_add_full(&s->counted_live, 1) + 1;
-        CLIENT_REQUIRE(live <= s->limit + (AO_t)flare_serial_debug_cycles(s->serial));
-        AO_t peak = AO_load(&s->counted_peak);
-        while (live > peak && AO_fetch_compare_and_swap_full(&s->counted_peak, peak, live) != peak)
-            peak = AO_load(&s->counted_peak);
+        note_counted(s);
     }
     me()->stats.nodes_created++;
     return &n->node;
@@ -189,6 +204,15 @@ static client_event take_event(client_signal *s, flare_node *node) {
     client_event ev = n->ev;
     free(n);
     me()->stats.nodes_freed++;
+    return ev;
+}
+
+static client_event take_slot(client_signal *s, void *slot, bool counted) {
+    client_event *p = slot;
+    CLIENT_REQUIRE(p->kind == CLIENT_VALUE);
+    client_event ev = *p;
+    p->kind = -1; /* taken: a second take fails the check above */
+    if (counted) AO_fetch_and_add_full(&s->counted_live, (AO_t)-1);
     return ev;
 }
 
@@ -242,11 +266,20 @@ static void drain(client_signal *s, flare_node *first) {
             }
             break;
         }
+        case FLARE_DRAIN_DELIVER_SLOT: {
+            client_event ev = take_slot(s, d.slot, d.counted);
+            flare_drain_taken(&d);
+            if (deliver(s, ev)) {
+                finish_root_termination(s, &d);
+                return;
+            }
+            break;
+        }
         case FLARE_DRAIN_RELEASE:
             client_observer_release(d.ctx);
             break;
         case FLARE_DRAIN_INTERRUPT: /* interruptPromptly */
-            (void)take_event(s, d.node);
+            if (d.node) (void)take_event(s, d.node);
             CLIENT_REQUIRE(deliver(s, client_terminal(CLIENT_INTERRUPTED)));
             finish_root_termination(s, &d);
             return;
@@ -263,6 +296,9 @@ static void finish_root_termination(client_signal *s, flare_drain *d) {
         switch (flare_drain_next_closed(d)) {
         case FLARE_DRAIN_DROP:
             (void)take_event(s, d->node);
+            break;
+        case FLARE_DRAIN_DROP_SLOT:
+            (void)take_slot(s, d->slot, d->counted);
             break;
         case FLARE_DRAIN_RELEASE:
             client_observer_release(d->ctx);
@@ -293,8 +329,46 @@ static flare_event_class event_class(client_event ev) {
                                            : FLARE_EVENT_TERMINAL;
 }
 
+/* sendQueued, a value: the batch path (flare_batch.h). False: take the
+ * node path. */
+static bool send_batched(client_signal *s, client_event ev) {
+    flare_batch_send tx;
+    switch (flare_batch_begin(s->serial, sizeof ev, &tx)) {
+    case FLARE_BATCH_SLOT:
+        break;
+    case FLARE_BATCH_CLOSED:
+        return true;
+    default:
+        return false;
+    }
+    *(client_event *)tx.slot = ev;
+    for (;;) {
+        switch (flare_batch_commit(&tx)) {
+        case FLARE_BATCH_SLOT:
+            if (tx.batch->counted) note_counted(s);
+            me()->stats.sends_queued++;
+            me()->stats.sends_batched++;
+            return true;
+        case FLARE_BATCH_MOVE:
+            *(client_event *)tx.moved_to = *(client_event *)tx.slot;
+            ((client_event *)tx.slot)->kind = -1;
+            continue;
+        case FLARE_BATCH_ACQUIRED: {
+            client_event own = take_slot(s, tx.slot, false);
+            flare_batch_return_own_credits(&tx);
+            deliver_and_leave(s, own);
+            return true;
+        }
+        default:
+            (void)take_slot(s, tx.slot, false);
+            return true;
+        }
+    }
+}
+
 /* sendQueued */
 static void send_queued(client_signal *s, client_event ev) {
+    if (ev.kind == CLIENT_VALUE && client_batching && send_batched(s, ev)) return;
     intptr_t kind = flare_queue_kind(&s->core, event_class(ev));
     if (kind == FLARE_QUEUE_DROP) return;
     flare_node *node = make_node(s, ev, (AO_t)kind);

@@ -102,6 +102,13 @@ void client_observer_release(void *ctx);
  */
 extern bool client_keep_released;
 
+/**
+ * When true (the default), a value sent while another thread delivers goes
+ * into the sending thread's batch (flare_batch.h), as Swift's sendQueued
+ * does; when false, into a node of its own.
+ */
+extern bool client_batching;
+
 /** Frees the contexts kept by `client_keep_released`. */
 void client_reap(void);
 
@@ -109,6 +116,7 @@ typedef struct client_stats {
     long observers_created, observers_released;
     long nodes_created, nodes_freed;
     long sends_queued;                          /* behind another drainer */
+    long sends_batched;                         /* of those, into a batch */
     long disposals_released, disposals_deferred; /* RELEASE vs DEFERRED */
 } client_stats;
 

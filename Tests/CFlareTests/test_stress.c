@@ -13,6 +13,8 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <semaphore.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -554,6 +556,107 @@ static void pool_allocation_in_a_thread_destructor(void) {
     CHECK_EQ(recovered, EXIT_POOL_NODES);
 }
 
+
+/* The pool holds the nodes live at once plus a bounded reserve, whatever
+ * the threads' timing. A script of three threads, one step at a time: X
+ * allocates a batch's worth and D frees it (a batch in the depot); then,
+ * each round, Y allocates one node, X a batch's worth, D frees X's nodes
+ * and Y its node. If a refill took the whole depot, Y's single allocation
+ * would take every free node, X would find the depot empty and call
+ * malloc, and Y's free would flush everything back, leaving its magazine
+ * empty for the next round: one more batch held per round, with at most a
+ * batch and one node live. A size class no other test uses (160 bytes). */
+enum { BOUND_NODE = 160, BOUND_ROUNDS = 300 };
+
+typedef struct script_thread {
+    pthread_t thread;
+    sem_t go, done;
+    void (*step)(void);
+} script_thread;
+
+static void *script_loop(void *p) {
+    script_thread *t = p;
+    for (;;) {
+        while (sem_wait(&t->go) != 0) {}
+        if (!t->step) return NULL;
+        t->step();
+        sem_post(&t->done);
+    }
+}
+
+static void script_start(script_thread *t) {
+    REQUIRE(sem_init(&t->go, 0, 0) == 0 && sem_init(&t->done, 0, 0) == 0);
+    REQUIRE(pthread_create(&t->thread, NULL, script_loop, t) == 0);
+}
+
+/* Runs `step` on `t` and waits until it has returned. */
+static void script_run(script_thread *t, void (*step)(void)) {
+    t->step = step;
+    sem_post(&t->go);
+    while (sem_wait(&t->done) != 0) {}
+}
+
+static void script_stop(script_thread *t) {
+    t->step = NULL;
+    sem_post(&t->go);
+    pthread_join(t->thread, NULL);
+    sem_destroy(&t->go);
+    sem_destroy(&t->done);
+}
+
+static flare_node *bound_batch[FLARE_POOL_MAGAZINE];
+static flare_node *bound_single;
+
+static void bound_take_batch(void) {
+    for (int i = 0; i < FLARE_POOL_MAGAZINE; i++) bound_batch[i] = flare_node_alloc(BOUND_NODE);
+}
+static void bound_free_batch(void) {
+    for (int i = 0; i < FLARE_POOL_MAGAZINE; i++) flare_node_free(bound_batch[i], BOUND_NODE);
+}
+static void bound_take_one(void) { bound_single = flare_node_alloc(BOUND_NODE); }
+static void bound_free_one(void) { flare_node_free(bound_single, BOUND_NODE); }
+
+static void pool_stays_bounded(void) {
+    script_thread x, y, d;
+    script_start(&x);
+    script_start(&y);
+    script_start(&d);
+    size_t before = flare_node_pool_bytes();
+    script_run(&x, bound_take_batch);
+    script_run(&d, bound_free_batch);
+    for (int round = 0; round < BOUND_ROUNDS; round++) {
+        script_run(&y, bound_take_one);
+        script_run(&x, bound_take_batch);
+        script_run(&d, bound_free_batch);
+        script_run(&y, bound_free_one);
+    }
+    size_t grown = flare_node_pool_bytes() - before;
+    /* Live at once: a batch and one node; free: a magazine per thread (4
+     * with this one) and the depot, which this script fills with at most
+     * two batches. */
+    size_t bound = (size_t)(FLARE_POOL_MAGAZINE + 1 + 4 * FLARE_POOL_MAGAZINE + 2 * FLARE_POOL_MAGAZINE) * BOUND_NODE;
+    if (grown > bound) fprintf(stderr, "  pool grew by %zu bytes over %d rounds (bound %zu)\n", grown, BOUND_ROUNDS, bound);
+    CHECK(grown <= bound);
+    script_stop(&x);
+    script_stop(&y);
+    script_stop(&d);
+}
+
+/* Free nodes beyond the depot's bound go back to malloc: one thread frees
+ * three times the bound's worth of nodes of one class, and the pool keeps
+ * at most the bound plus its own magazine. */
+static void pool_returns_what_the_depot_cannot_keep(void) {
+    enum { NODES = 3 * FLARE_POOL_DEPOT_MAX_BYTES / BOUND_NODE };
+    flare_node **nodes = malloc(NODES * sizeof *nodes);
+    REQUIRE(nodes != NULL);
+    size_t before = flare_node_pool_bytes();
+    for (int i = 0; i < NODES; i++) nodes[i] = flare_node_alloc(BOUND_NODE);
+    for (int i = 0; i < NODES; i++) flare_node_free(nodes[i], BOUND_NODE);
+    free(nodes);
+    size_t kept = flare_node_pool_bytes() - before;
+    CHECK(kept <= (size_t)FLARE_POOL_DEPOT_MAX_BYTES + FLARE_POOL_MAGAZINE * BOUND_NODE);
+}
+
 int main(void) {
     stress_read_scale();
     client_keep_released = true; /* a late call hits a poisoned context, not freed memory */
@@ -564,6 +667,8 @@ int main(void) {
     RUN(late_observer_sees_last_delivery);
     RUN(pool_allocating_thread_gives_back);
     RUN(pool_allocation_in_a_thread_destructor);
+    RUN(pool_stays_bounded);
+    RUN(pool_returns_what_the_depot_cannot_keep);
     client_stats st = client_get_stats();
     printf("sends queued behind a drainer: %ld; disposals released at once: %ld, deferred: %ld\n",
            st.sends_queued, st.disposals_released, st.disposals_deferred);

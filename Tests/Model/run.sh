@@ -1,6 +1,7 @@
 #!/bin/sh
 # Model-checks Tests/Model/flare.pml, Tests/Model/overload.pml (the queue
-# limit, contract 9), Tests/Model/waits.pml (no cycle of waits for full
+# limit, contract 9), Tests/Model/batch.pml (the batched hand-off),
+# Tests/Model/waits.pml (no cycle of waits for full
 # queues: two domains feeding each other), Tests/Model/gate.pml (a
 # property's write gate and the parking spots its writers sleep on) and
 # Tests/Model/runstate.pml (the run state word of producer runs) with spin: every configuration below is
@@ -16,7 +17,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/flare-model.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-cp "$here/flare.pml" "$here/overload.pml" "$here/waits.pml" "$here/gate.pml" "$here/runstate.pml" "$work/"
+cp "$here/flare.pml" "$here/overload.pml" "$here/waits.pml" "$here/gate.pml" "$here/pool.pml" "$here/batch.pml" "$here/runstate.pml" "$work/"
 cd "$work"
 
 status=0
@@ -52,7 +53,8 @@ check() {
 safety="-DSAFETY -DCOLLAPSE"
 # FLARE_MODEL=overload runs only overload.pml's configurations (seconds);
 # FLARE_MODEL=flare only flare.pml's; FLARE_MODEL=waits, FLARE_MODEL=gate,
-# FLARE_MODEL=runstate only that model's.
+# FLARE_MODEL=batch only that model's, FLARE_MODEL=pool the pool's,
+# FLARE_MODEL=runstate the run state word's.
 only=${FLARE_MODEL:-all}
 if [ $# -gt 0 ]; then
     check "custom $*" "$safety" "-m200000" "$@"
@@ -116,6 +118,36 @@ check "limit: non-progress cycles (-DNP), two senders 2 / 2, reentrant, limit 1"
     "-DNP -DCOLLAPSE" "-l -m200000" -DLIMIT=1 -DREENTRANT=1
 fi
 
+# The batched hand-off (batch.pml): two senders appending to batches of
+# two slots behind each other's deliveries, with the queue limit's credits
+# taken in groups, a reentrant send from inside a delivery (node path), a
+# terminal event or an interrupt while batches are queued (sender 0 sends
+# one value after it, which must be dropped). Each mutation (see
+# batch.pml's header) must be caught.
+if [ "$only" = all ] || [ "$only" = batch ]; then
+model=batch.pml
+check "batch: two senders 2 / 2, no limit" "$safety -w" "-m200000"
+check "batch: two senders 3 / 3, limit 2 (moves to fresh batches, waits)" \
+    "$safety -w" "-m200000" -DS0_VALUES=3 -DS1_VALUES=3 -DLIMIT=2
+check "batch: limit 4, credits in groups of 2" "$safety -w" "-m200000" -DLIMIT=4 -DGROUP=2
+check "batch: reentrant send, completed, limit 1" "$safety -w" "-m200000" -DTERMINAL=1 -DLIMIT=1 -DREENTRANT=1
+check "batch: interrupted during batches, limit 2" "$safety -w" "-m200000" -DTERMINAL=2 -DLIMIT=2
+check "batch: interrupted during batches, reentrant, 2 / 3" \
+    "$safety -w" "-m200000" -DTERMINAL=2 -DREENTRANT=1 -DS1_VALUES=3
+for mutation in "MUT_FENCE=1" "MUT_EARLY=1" "MUT_ORDER=1" "MUT_FORGET=1 -DTERMINAL=1"; do
+    # shellcheck disable=SC2086
+    spin -D$mutation -a $model >/dev/null
+    cc -O2 -w $safety -o pan pan.c
+    if ./pan -m200000 2>&1 | grep -q 'errors: 0'; then
+        echo "FAIL batch: mutation $mutation was not caught"
+        status=1
+    else
+        echo "ok   batch: mutation $mutation caught"
+    fi
+    rm -f $model.trail
+done
+fi
+
 # No cycle of waits (waits.pml): flatten's funnel A, held by the thread
 # running an inner's start handler, which sends into the run's word B; a
 # second thread sends into B, whose observer forwards into A. Each mutation
@@ -160,6 +192,28 @@ for mutation in 1 2 3; do
         status=1
     else
         echo "ok   gate: mutation $mutation caught"
+    fi
+    rm -f $model.trail
+done
+fi
+
+# The node pool's depot (pool.pml): threads flush batches and refill one
+# batch each, giving the rest back. A lost, shared or looping batch, a
+# magazine of two batches, or a depot count below the depot fails it.
+if [ "$only" = all ] || [ "$only" = pool ]; then
+model=pool.pml
+check "pool: two threads, two rounds, one batch on the depot" "$safety -w" "-m200000" -DROUNDS=2 -DEXTRA=1
+check "pool: two threads, three rounds, one batch on the depot" "$safety -w" "-m200000" -DROUNDS=3 -DEXTRA=1
+check "pool: two threads, two rounds, two batches on the depot" "$safety -w" "-m200000" -DROUNDS=2 -DEXTRA=2
+# Each mutation of the protocol (see pool.pml's header) must be caught.
+for mutation in 1 2 3; do
+    spin -DMUTATION=$mutation -DROUNDS=2 -a $model >/dev/null
+    cc -O2 -w $safety -o pan pan.c
+    if ./pan -m200000 2>&1 | grep -q 'errors: 0'; then
+        echo "FAIL pool: mutation $mutation was not caught"
+        status=1
+    else
+        echo "ok   pool: mutation $mutation caught"
     fi
     rm -f $model.trail
 done

@@ -23,4 +23,18 @@ uint64_t mc_frees(void);
 /// in live heap bytes it caused.
 int64_t mc_live_bytes(void);
 
+/// glibc's bytes in use (mallinfo2: uordblks + hblkhd), all arenas; 0
+/// where the wrappers are not built.
+uint64_t mc_heap_in_use(void);
+
+/// glibc's bytes taken from the system (mallinfo2: arena + hblkhd).
+uint64_t mc_heap_system(void);
+
+/// The number of malloc arenas (heaps in malloc_info's report).
+int mc_heap_arenas(void);
+
+/// malloc_trim(0): returns free memory at the top of every arena and free
+/// whole pages inside them to the system.
+void mc_trim(void);
+
 #endif

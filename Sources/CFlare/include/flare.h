@@ -46,6 +46,7 @@
  *     flare_core_retain, flare_core_release, flare_core_abandon (the caller
  *     that dropped the last retainer), flare_core_request_interrupt,
  *     flare_core_is_alive, flare_node_alloc, flare_node_free,
+ *     flare_node_pool_bytes,
  *     flare_queue_kind (flare_drain.h), and flare_entry_claim by an
  *     attacher on its own entry that flare_core_attach refused.
  *
@@ -84,6 +85,7 @@
 #include "flare_debug.h"
 #include "flare_node.h"
 #include "flare_serial.h"
+#include "flare_batch.h"
 #include "flare_bag.h"
 #include "flare_drain.h"
 

@@ -67,9 +67,10 @@ typedef struct flare_entry {
     struct flare_entry *add_next;
     /**
      * Pushed on the serial word when disposed during a drain. Its `kind`
-     * word holds the observer context (`flare_entry_ctx`): non-NULL, so
-     * never FLARE_NODE_EVENT. Sharing the word keeps an entry at five words
-     * with `owner`. Written once, before the entry is published.
+     * word holds the observer context (`flare_entry_ctx`): a pointer above
+     * every node kind (flare_node.h; flare_entry_new checks it). Sharing the
+     * word keeps an entry at five words with `owner`. Written once, before
+     * the entry is published.
      */
     flare_node removal;
     /** The handle's: opaque to the core, which never reads it (Swift keeps

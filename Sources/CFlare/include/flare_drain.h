@@ -53,6 +53,7 @@
 #define FLARE_DRAIN_H
 
 #include "flare_bag.h"
+#include "flare_batch.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -97,6 +98,9 @@ static inline intptr_t flare_queue_kind(flare_core *c, flare_event_class event) 
             return FLARE_NODE_EVENT;
         }
     }
+    /* I4 (flare_batch.h): the caller's values sent after this event must
+     * not join a batch pushed before it. */
+    flare_batch_forget(s);
     if (event == FLARE_EVENT_INTERRUPTED) flare_core_request_interrupt(c);
     return FLARE_NODE_EVENT;
 }
@@ -220,6 +224,12 @@ typedef enum flare_drain_action {
     /** `flare_drain_next`: the word is released, the drain is over.
      * `flare_drain_next_closed`: nothing is left; end the lifetime. */
     FLARE_DRAIN_END = 4,
+    /** As DELIVER, for an event in a batch's slot (flare_batch.h): move it
+     * out of `slot` (the slot is not freed), call `flare_drain_taken`,
+     * deliver. */
+    FLARE_DRAIN_DELIVER_SLOT = 5,
+    /** As DROP, for an event in a batch's slot: destroy it in `slot`. */
+    FLARE_DRAIN_DROP_SLOT = 6,
 } flare_drain_action;
 
 /**
@@ -234,8 +244,15 @@ typedef struct flare_drain {
     flare_node *next;
     /** After `flare_drain_close`: what the closing exchange took. */
     flare_node *closed;
-    /** The node of the last DELIVER, INTERRUPT or DROP. */
+    /** The node of the last DELIVER, INTERRUPT or DROP; NULL after an
+     * INTERRUPT that came before a batch's slot (nothing to drop: the slot
+     * stays queued, and the termination drops it). */
     flare_node *node;
+    /** The slot of the last DELIVER_SLOT or DROP_SLOT. */
+    void *slot;
+    /** When `next` is a batch: its slots delivered (or dropped), and the
+     * count last read from its state (D1). */
+    unsigned int bi, bn;
     /** The context of the last RELEASE. */
     void *ctx;
     /** Counted nodes taken whose slots are not yet returned, the group
@@ -256,7 +273,11 @@ static inline void flare_drain_begin(flare_drain *d, const flare_core *c, flare_
     d->next = first;
     d->closed = NULL;
     d->node = NULL;
+    d->slot = NULL;
     d->ctx = NULL;
+    /* A batch at the head was left unfinished by an interrupt (its `done`),
+     * or is fresh (0). */
+    d->bi = d->bn = first && flare_node_is_batch(first) ? ((flare_batch *)first)->done : 0;
     d->taken = 0;
     d->group = flare_serial_return_batch(c->serial);
     d->counted = false;
@@ -294,6 +315,39 @@ static inline flare_node *flare_drain_pop(flare_drain *d) {
 }
 
 /**
+ * D1–D2 for the batch `b` at the head of the drain: whether a slot is left
+ * to deliver (`d->bi` < `d->bn`, re-reading the count when caught up), or
+ * `b` is sealed and done (false): then its unused credits join those to
+ * return (I7), and the caller moves past it (`flare_drain_leave_batch`).
+ * The load of the state is acquire, pairing with the sender's release CAS
+ * (B4) or push (B5): the slots below the count it reads hold their events.
+ * The seal is a full CAS: acquire for the same reason, release so that the
+ * drainer's reads of the slots come before a sender that sees the seal.
+ */
+static inline bool flare_drain_batch_more(flare_drain *d, flare_batch *b) {
+    if (d->bi < d->bn) return true;
+    for (;;) {
+        AO_t st = AO_load_acquire(&b->state);
+        unsigned int count = flare_batch_count(st);
+        if (count > d->bi) {
+            d->bn = count;
+            return true;
+        }
+        if (AO_compare_and_swap_full(&b->state, st, st | FLARE_BATCH_SEALED)) {
+            if (b->counted) d->taken += flare_batch_credits(st) - count;
+            return false;
+        }
+    }
+}
+
+/** D3: past the sealed batch `b` at the head; drops the drainer's reference. */
+static inline void flare_drain_leave_batch(flare_drain *d, flare_batch *b) {
+    d->next = b->node.next;
+    d->bi = d->bn = 0;
+    flare_batch_unref(b);
+}
+
+/**
  * The drain loop's step: what to do with the next queued node, FIFO, taking
  * the next batch from the word (`flare_serial_release`) when this one is
  * done, until the word is released (FLARE_DRAIN_END). An `interrupted` sent
@@ -304,6 +358,22 @@ static inline flare_node *flare_drain_pop(flare_drain *d) {
  */
 static inline flare_drain_action flare_drain_next(flare_drain *d) {
     for (;;) {
+        if (d->next && flare_node_is_batch(d->next)) {
+            flare_batch *b = (flare_batch *)d->next;
+            if (!flare_drain_batch_more(d, b)) {
+                flare_drain_leave_batch(d, b);
+                continue;
+            }
+            if (flare_core_interrupt_requested(d->core)) {
+                /* The termination goes on from this slot (flare_drain_begin). */
+                b->done = d->bi;
+                d->node = NULL;
+                return FLARE_DRAIN_INTERRUPT;
+            }
+            d->slot = flare_batch_slot(b, d->bi++);
+            d->counted = b->counted;
+            return FLARE_DRAIN_DELIVER_SLOT;
+        }
         flare_node *n = flare_drain_pop(d);
         if (n) {
             if (!d->node) return FLARE_DRAIN_RELEASE;
@@ -328,7 +398,7 @@ static inline flare_drain_action flare_drain_next(flare_drain *d) {
  * The node is freed first, so at most `limit` counted nodes exist at once.
  */
 static inline void flare_drain_taken(flare_drain *d) {
-    if (d->counted && ++d->taken == d->group) {
+    if (d->counted && ++d->taken >= d->group) {
         flare_serial_return_slots(d->serial, d->taken);
         d->taken = 0;
     }
@@ -353,6 +423,18 @@ static inline void flare_drain_close(flare_drain *d) {
  */
 static inline flare_drain_action flare_drain_next_closed(flare_drain *d) {
     for (;;) {
+        if (d->next && flare_node_is_batch(d->next)) {
+            /* A sender may still append until the seal; what it appends is
+             * dropped here, what it sends after the seal finds the word closed. */
+            flare_batch *b = (flare_batch *)d->next;
+            if (!flare_drain_batch_more(d, b)) {
+                flare_drain_leave_batch(d, b);
+                continue;
+            }
+            d->slot = flare_batch_slot(b, d->bi++);
+            d->counted = b->counted;
+            return FLARE_DRAIN_DROP_SLOT;
+        }
         if (flare_drain_pop(d)) return d->node ? FLARE_DRAIN_DROP : FLARE_DRAIN_RELEASE;
         if (!d->closed) return FLARE_DRAIN_END;
         d->next = d->closed;

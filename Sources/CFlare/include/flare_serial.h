@@ -335,6 +335,21 @@ static inline flare_reserve_result flare_serial_reserve(flare_serial *s) {
     return flare_serial_wait(s, ticket);
 }
 
+/**
+ * `flare_serial_reserve` for `n` values at once (1 ≤ n ≤ limit), for a
+ * batch sender (flare_batch.h, B2) that does not hold the word and found a
+ * limit: takes n tickets with one fetch-and-add and waits until the last
+ * of them is admitted, so all n are. COUNTED: n slots are the caller's.
+ * CLOSED: the word was closed while it waited. Same orderings as
+ * `flare_serial_reserve`.
+ */
+static inline flare_reserve_result flare_serial_reserve_n(flare_serial *s, unsigned int n) {
+    unsigned int last = AO_int_fetch_and_add(&s->tickets, n) + n - 1;
+    unsigned int freed = AO_int_load_acquire(&s->freed);
+    if (flare_serial_admits(last, freed, AO_int_load(&s->limit))) return FLARE_RESERVE_COUNTED;
+    return flare_serial_wait(s, last);
+}
+
 /** Slow half of `flare_serial_return_slots`: wakes the parked senders. */
 void flare_serial_wake(flare_serial *s);
 

@@ -75,8 +75,12 @@ public final class AnyDisposable: Disposable, @unchecked Sendable {
 /// seals the stack with one exchange and disposes what it took in the order
 /// of addition (first added, first disposed), as ReactiveSwift does; so a
 /// `Lifetime` runs its `observeEnded` actions in the order they were added.
-/// Handles that were removed are pruned once 32 have accumulated, so a
-/// long-lived composite with many add/remove cycles stays bounded.
+/// Removed handles are pruned by the additions: once as many nodes were
+/// pushed since the last pruning as survived it (at least 32), the next
+/// addition drops the removed ones, so a long-lived composite with many
+/// add/remove cycles stays within about twice its live additions, plus 32,
+/// at O(1) amortized per addition. A removed addition is released when it
+/// is pruned, or when the composite is disposed or released.
 ///
 /// Sendable: yes; adding and disposing are lock-free from any thread.
 public final class CompositeDisposable: Disposable, @unchecked Sendable {
@@ -87,22 +91,21 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
         // read by whoever owns the node after an acquire of the stack.
         var next: Node?
         /// Claimed exactly once: by the handle (removal) or by the composite
-        /// (disposal of `disposable`).
+        /// (disposal of `disposable`). The node knows nothing of its
+        /// composite, which prunes it later (see `prune`): a reference back
+        /// would have to be weak, whose side table is one more allocation
+        /// per composite, and every run's lifetime is one.
         let claimed = Atomic<Bool>(false)
-        weak var owner: CompositeDisposable?
 
-        init(_ disposable: Disposable, owner: CompositeDisposable) {
+        init(_ disposable: Disposable) {
             self.disposable = disposable
-            self.owner = owner
         }
 
         var isDisposed: Bool { claimed.load(ordering: .acquiring) }
 
         /// Removes the disposable from its composite without disposing it.
         func dispose() {
-            if !claimed.exchange(true, ordering: .acquiringAndReleasing) {
-                owner?.noteRemoval()
-            }
+            _ = claimed.exchange(true, ordering: .acquiringAndReleasing)
         }
     }
 
@@ -110,8 +113,11 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
 
     /// 0: empty; 1: sealed (disposed); otherwise the retained top `Node`.
     private let head = Atomic<UInt>(0)
-    /// Removed handles still linked in the stack; a hint for pruning.
-    private let removed = Atomic<Int>(0)
+    /// Nodes pushed since the last pruning, and how many trigger the next
+    /// (the survivors of the last, at least 32): hints that bound memory,
+    /// on which nothing else is decided.
+    private let unpruned = Atomic<Int>(0)
+    private let pruneBound = Atomic<Int>(32)
 
     /// Whether `dispose()` has been called. A reader that sees `true` also
     /// sees the disposal's effects (acquire).
@@ -157,19 +163,18 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     @discardableResult
     public func add(_ disposable: Disposable?) -> Disposable? {
         guard let disposable else { return nil }
-        // Already disposed: no node. Besides saving its allocation, this keeps
-        // an immortal disposed composite (the one behind `Lifetime.empty`)
-        // free of the weak reference a node takes, whose side table nothing
-        // would ever free (LeakSanitizer reports it at exit).
+        // Already disposed: no node.
         if isDisposed {
             disposable.dispose()
             return nil
         }
-        let node = Node(disposable, owner: self)
+        let node = Node(disposable)
         if !push(chainTop: node, chainBottom: node) {
             disposable.dispose()
             return nil
         }
+        let pushed = unpruned.add(1, ordering: .relaxed).newValue
+        if pushed >= pruneBound.load(ordering: .relaxed) { prune(pushed) }
         return node
     }
 
@@ -239,27 +244,37 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
         }
     }
 
-    /// Called once per removed handle. When removed handles outnumber a small
-    /// bound, takes the whole stack, drops the removed nodes and pushes the
-    /// survivors back. A concurrent `dispose()` either finds the nodes in the
-    /// stack or, if it sealed the stack while they were taken, the push back
-    /// fails and they are disposed here: no node is ever lost.
-    fileprivate func noteRemoval() {
-        guard removed.add(1, ordering: .relaxed).newValue >= 32 else { return }
+    /// Called by an addition that found `pushed` nodes pushed since the
+    /// last pruning, reaching the bound: takes the whole stack, unlinks the
+    /// removed nodes (claimed by their handles) and pushes the survivors
+    /// back, in their order; the next pruning comes after as many pushes as
+    /// survived, at least 32. If the stack changed meanwhile, another
+    /// addition prunes later. A concurrent `dispose()` either finds the
+    /// nodes in the stack or, if it sealed the stack while they were taken,
+    /// the push back fails and they are disposed here: no node is ever lost.
+    @inline(never)
+    private func prune(_ pushed: Int) {
         let bits = head.load(ordering: .relaxed)
         guard bits != Self.sealed, bits != 0 else { return }
         guard head.compareExchange(expected: bits, desired: 0, ordering: .acquiringAndReleasing).exchanged else { return }
+        unpruned.subtract(pushed, ordering: .relaxed)
+        // Owned now: filtered in place, newest first, as the stack links it.
+        var top: Node?
+        var bottom: Node?
+        var survivors = 0
         var node: Node? = Unmanaged<Node>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeRetainedValue()
-        var survivors: [Node] = []
-        var dropped = 0
         while let n = node {
             node = n.next
             n.next = nil
-            if n.claimed.load(ordering: .acquiring) { dropped += 1 } else { survivors.append(n) }
+            // Acquire: pairs with the handle's exchange, so a removed node
+            // is dropped only after its remover is done with it.
+            if n.claimed.load(ordering: .acquiring) { continue }
+            if let last = bottom { last.next = n } else { top = n }
+            bottom = n
+            survivors += 1
         }
-        removed.subtract(dropped, ordering: .relaxed)
-        guard let top = survivors.first, let bottom = survivors.last else { return }
-        for i in survivors.indices.dropLast() { survivors[i].next = survivors[i + 1] }
+        pruneBound.store(max(32, survivors), ordering: .relaxed)
+        guard let top, let bottom else { return }
         if !push(chainTop: top, chainBottom: bottom) {
             // Disposed meanwhile: these are disposed here, oldest first.
             var n = Self.reversed(top)

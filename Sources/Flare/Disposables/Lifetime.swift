@@ -30,6 +30,13 @@ public final class Lifetime: @unchecked Sendable {
         self.disposables = disposables
     }
 
+    /// A lifetime that ends when `disposables` is disposed, for the
+    /// inlined bodies that make one (an asynchronous operator's run).
+    @usableFromInline
+    static func _endedBy(_ disposables: CompositeDisposable) -> Lifetime {
+        Lifetime(disposables)
+    }
+
     /// Runs `action` when the lifetime ends (at once, if it has ended).
     ///
     /// - Returns: A disposable that cancels the action.

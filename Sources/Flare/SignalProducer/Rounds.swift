@@ -30,41 +30,52 @@ final class _Rounds<Value, Error: Swift.Error>: @unchecked Sendable {
     let lifetime: Lifetime
     @usableFromInline
     let current = SerialDisposable()
-    /// The wait before the next round, for `retry(upTo:interval:on:)`. The
-    /// scheduled action keeps this object alive meanwhile.
+    /// The wait before the next round, for `retry(upTo:interval:on:)`:
+    /// made by the first wait (most runs never wait) and tied to
+    /// `lifetime` then. The scheduled action keeps this object alive
+    /// meanwhile. Touched only by `receive` for a terminal event, which
+    /// runs once per round, after the round before it ended: never
+    /// concurrently.
     @usableFromInline
-    let pause = SerialDisposable()
+    @exclusivity(unchecked)
+    var pause: SerialDisposable?
     /// Round requests not yet served; the thread that raises it from 0 runs
     /// the loop.
     @usableFromInline
     let requests = Atomic<Int>(0)
-    /// Decides what a round's terminal event leads to. Called once per
-    /// round, after the round before it ended: never concurrently.
+    /// The further rounds this run may still start, which `decide` counts
+    /// down. Touched only by `decide`'s calls (see `pause`).
     @usableFromInline
-    let decide: (Signal<Value, Error>.Event) -> _RoundEnd
+    @exclusivity(unchecked)
+    var left: Int
+    /// Decides what a round's terminal event leads to, given the rounds
+    /// left: the operator's, shared by every run.
+    @usableFromInline
+    let decide: (Signal<Value, Error>.Event, inout Int) -> _RoundEnd
 
     @inlinable
     init(
         _ producer: SignalProducer<Value, Error>, _ observer: Signal<Value, Error>.Observer, _ lifetime: Lifetime,
-        _ decide: @escaping (Signal<Value, Error>.Event) -> _RoundEnd
+        rounds: Int, _ decide: @escaping (Signal<Value, Error>.Event, inout Int) -> _RoundEnd
     ) {
         self.producer = producer
         self.observer = observer
         self.lifetime = lifetime
+        self.left = rounds
         self.decide = decide
         lifetime += current
-        lifetime += pause
     }
 
-    /// A producer whose every start runs `producer` in rounds, `decide`
-    /// (made afresh per start) choosing what each round's end leads to.
+    /// A producer whose every start runs `producer` in rounds: at most
+    /// `rounds` after the first, `decide` choosing what each round's end
+    /// leads to and counting down the rounds left.
     @inlinable
     static func producer(
-        _ producer: SignalProducer<Value, Error>,
-        _ makeDecide: @escaping () -> (Signal<Value, Error>.Event) -> _RoundEnd
+        _ producer: SignalProducer<Value, Error>, rounds: Int,
+        _ decide: @escaping (Signal<Value, Error>.Event, inout Int) -> _RoundEnd
     ) -> SignalProducer<Value, Error> {
         SignalProducer { observer, lifetime in
-            _Rounds(producer, observer, lifetime, makeDecide()).requestRound()
+            _Rounds(producer, observer, lifetime, rounds: rounds, decide).requestRound()
         }
     }
 
@@ -83,16 +94,28 @@ final class _Rounds<Value, Error: Swift.Error>: @unchecked Sendable {
             observer.send(event)
             return
         }
-        switch decide(event) {
+        switch decide(event, &left) {
         case .forward:
             observer.send(event)
         case .again:
             requestRound()
         case let .againAfter(interval, scheduler):
+            let pause = self.pause ?? makePause()
             pause.inner = scheduler.scheduleTransferred(after: scheduler.currentDate.addingTimeInterval(interval)) { [self] in
                 requestRound()
             }
         }
+    }
+
+    /// Makes `pause`, disposed with the run's lifetime (at once if that has
+    /// ended: the wait assigned to it is then disposed at once too).
+    @inlinable
+    @inline(never)
+    func makePause() -> SerialDisposable {
+        let pause = SerialDisposable()
+        self.pause = pause
+        lifetime += pause
+        return pause
     }
 }
 
@@ -113,13 +136,10 @@ extension SignalProducer {
         flarePrecondition(count >= 0, "repeat(_:) needs a non-negative count, got \(count)")
         if count == 0 { return .empty }
         if count == 1 { return self }
-        return _Rounds.producer(self) {
-            var left = count - 1
-            return { event in
-                guard event.isCompleted, left > 0 else { return .forward }
-                left -= 1
-                return .again
-            }
+        return _Rounds.producer(self, rounds: count - 1) { event, left in
+            guard event.isCompleted, left > 0 else { return .forward }
+            left -= 1
+            return .again
         }
     }
 
@@ -135,13 +155,10 @@ extension SignalProducer {
     public func retry(upTo count: Int) -> SignalProducer<Value, Error> {
         flarePrecondition(count >= 0, "retry(upTo:) needs a non-negative count, got \(count)")
         if count == 0 { return self }
-        return _Rounds.producer(self) {
-            var left = count
-            return { event in
-                guard case .failed = event, left > 0 else { return .forward }
-                left -= 1
-                return .again
-            }
+        return _Rounds.producer(self, rounds: count) { event, left in
+            guard case .failed = event, left > 0 else { return .forward }
+            left -= 1
+            return .again
         }
     }
 
@@ -154,13 +171,10 @@ extension SignalProducer {
         flarePrecondition(count >= 0, "retry(upTo:interval:on:) needs a non-negative count, got \(count)")
         flarePrecondition(interval >= 0, "retry(upTo:interval:on:) needs a non-negative interval, got \(interval)")
         if count == 0 { return self }
-        return _Rounds.producer(self) {
-            var left = count
-            return { event in
-                guard case .failed = event, left > 0 else { return .forward }
-                left -= 1
-                return .againAfter(interval, scheduler)
-            }
+        return _Rounds.producer(self, rounds: count) { event, left in
+            guard case .failed = event, left > 0 else { return .forward }
+            left -= 1
+            return .againAfter(interval, scheduler)
         }
     }
 }

@@ -61,6 +61,23 @@ struct DisposableTests {
         #expect(removedRuns.count == 0)
     }
 
+    @Test("CompositeDisposable: a removed addition is released once later additions prune it; the others are kept")
+    func compositePrunesRemoved() {
+        let composite = CompositeDisposable()
+        let kept = Counter()
+        weak var removed: AnyDisposable?
+        do {
+            let disposable = AnyDisposable { Issue.record("a removed addition was disposed") }
+            removed = disposable
+            composite.add(disposable)?.dispose()
+        }
+        #expect(removed != nil)
+        for _ in 0..<64 { composite += { kept.increment() } }
+        #expect(removed == nil)
+        composite.dispose()
+        #expect(kept.count == 64)
+    }
+
     @Test("CompositeDisposable: concurrent adds and dispose never lose an addition")
     func compositeRace() {
         for _ in 0..<50 {

@@ -64,6 +64,68 @@ struct EventOrderTests {
         #expect(target.value == 3)
     }
 
+    @Test("producer runs started before any signal observer hear each change first, in attach order, and end first")
+    func propertyRunsBeforeEverySignalObserver() {
+        let log = OrderLog()
+        var property: MutableProperty<Int>? = MutableProperty(0)
+        let run1 = property!.producer.skip(first: 1).start { log.append("producer1 \(describe($0))") }
+        property!.producer.skip(first: 1).start { log.append("producer2 \(describe($0))") }
+        property!.signal.observe { log.append("signal1 \(describe($0))") }
+        property!.producer.skip(first: 1).start { log.append("producer3 \(describe($0))") }
+
+        property!.value = 1
+        #expect(log.next() == ["producer1 v1", "producer2 v1", "signal1 v1", "producer3 v1"])
+
+        // A run started now comes after the signal observer, even though
+        // the first runs are still attached ahead of it.
+        run1.dispose()
+        property!.producer.skip(first: 1).start { log.append("producer4 \(describe($0))") }
+        property!.value = 2
+        #expect(log.next() == ["producer1 interrupted", "producer2 v2", "signal1 v2", "producer3 v2", "producer4 v2"])
+
+        property = nil
+        #expect(log.next() == [
+            "producer2 completed", "signal1 completed", "producer3 completed", "producer4 completed",
+        ])
+    }
+
+    @Test("an observer attached from inside the delivery to a run that precedes every signal observer hears the next change, not this one")
+    func signalObserverAttachedFromInsideAnEarlyRun() {
+        let log = OrderLog()
+        let property = MutableProperty(0)
+        var attached = false
+        let run = property.producer.skip(first: 1).startWithValues { value in
+            log.append("producer v\(value)")
+            if !attached {
+                attached = true
+                property.signal.observeValues { log.append("signal v\($0)") }
+            }
+        }
+        property.value = 1
+        #expect(log.next() == ["producer v1"])
+        property.value = 2
+        #expect(log.next() == ["producer v2", "signal v2"])
+        run.dispose()
+        property.value = 3
+        #expect(log.next() == ["signal v3"])
+    }
+
+    @Test("a producer started and disposed again and again, with and without signal observers, keeps attach order")
+    func propertyRunsRestartedAroundSignalObservers() {
+        let log = OrderLog()
+        let property = MutableProperty(0)
+        for round in 0..<3 {
+            property.producer.skip(first: 1).take(first: 1).startWithValues { log.append("early\(round) v\($0)") }
+            let observer = property.signal.observeValues { log.append("signal\(round) v\($0)") }
+            property.producer.skip(first: 1).take(first: 1).startWithValues { log.append("late\(round) v\($0)") }
+            property.value = round
+            #expect(log.next() == ["early\(round) v\(round)", "signal\(round) v\(round)", "late\(round) v\(round)"])
+            observer?.dispose()
+        }
+        property.value = 9
+        #expect(log.next() == [])
+    }
+
     @Test("a producer run started from inside an observer gets the current value at once, then changes after the observers attached before it")
     func propertyRunStartedFromInsideAnObserver() {
         let log = OrderLog()

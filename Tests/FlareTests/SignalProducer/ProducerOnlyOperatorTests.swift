@@ -79,6 +79,36 @@ struct ProducerOnlyOperatorTests {
         #expect(events(flaky(failures: 5, starts: none).retry(upTo: 0)) == ["v1", "failed(E1)"])
     }
 
+    @Test("each start of a repeated or retried producer counts its own rounds")
+    func roundsCountedPerStart() {
+        let starts = Counter()
+        let retried = flaky(failures: 100, starts: starts).retry(upTo: 1)
+        #expect(events(retried) == ["v1", "v2", "failed(E2)"])
+        #expect(events(retried) == ["v3", "v4", "failed(E4)"])
+        let repeats = Counter()
+        let repeated = SignalProducer<Int, Never> { observer, _ in
+            repeats.increment()
+            observer.send(value: repeats.count)
+            observer.sendCompleted()
+        }.repeat(2)
+        #expect(events(repeated) == ["v1", "v2", "completed"])
+        #expect(events(repeated) == ["v3", "v4", "completed"])
+    }
+
+    @Test("retry(upTo:interval:on:): disposing the run cancels the wait for the next attempt")
+    func retryWaitCancelledByDisposal() {
+        let scheduler = TestScheduler()
+        let starts = Counter()
+        let log = Recorder<String>()
+        let run = flaky(failures: 5, starts: starts).retry(upTo: 3, interval: 5, on: scheduler)
+            .start { log.append(describe($0)) }
+        #expect(log.items == ["v1"])
+        run.dispose()
+        scheduler.advance(by: 10)
+        #expect(starts.count == 1)
+        #expect(log.items == ["v1", "interrupted"])
+    }
+
     @Test("retry(upTo:interval:on:) waits the interval before each restart")
     func retryWithInterval() {
         let scheduler = TestScheduler()

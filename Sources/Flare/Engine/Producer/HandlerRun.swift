@@ -85,7 +85,7 @@ final class _HandlerRun<Value, Error: Swift.Error>: _ProducerRun, @unchecked Sen
     /// The run of an asynchronous operator: `handler` also receives the
     /// run's interruption lifetime, which disposing the run ends (see
     /// `interruption`); it ends too when the run's own lifetime does.
-    @usableFromInline
+    @inlinable
     init(
         linkCount: Int,
         asynchronousHandler: @escaping (Signal<Value, Error>.Observer, Lifetime, _ interruption: Lifetime) -> Void
@@ -94,7 +94,7 @@ final class _HandlerRun<Value, Error: Swift.Error>: _ProducerRun, @unchecked Sen
         self.interruption = interruption
         handler = { observer, lifetime in
             lifetime += interruption
-            asynchronousHandler(observer, lifetime, Lifetime(interruption))
+            asynchronousHandler(observer, lifetime, ._endedBy(interruption))
         }
         serialBlock = _ProducerRun.makeSerialBlock()
         let end = CompositeDisposable()
@@ -113,7 +113,7 @@ final class _HandlerRun<Value, Error: Swift.Error>: _ProducerRun, @unchecked Sen
     /// observer waiting for it: `interrupted` goes into the run at once.
     /// A run disposed before its handler ran gets `interrupted` from
     /// `runHandler`, which sees the disposal.
-    @usableFromInline
+    @inlinable
     final func interruptAsynchronous() {
         if !isDisposed { send(.interrupted) }
         interruption.unsafelyUnwrapped.dispose()

@@ -49,10 +49,11 @@ final class _RelaySegment<Value>: @unchecked Sendable {
     }
 }
 
-/// What a property's domain delivers to, and its state: the property's
-/// `signal` (`output`), whose observers include one marker per segment of
-/// producer runs (`_RelaySegment`). Touched only inside the domain's
-/// delivery; captured, alone, by the domain's observer.
+/// What a property's domain delivers to, and its state: the runs of
+/// `producer` attached before every active observer of the property's
+/// `signal` (`head`), then `signal` (`output`), whose observers include one
+/// marker per later segment of runs (`_RelaySegment`). Touched only inside
+/// the domain's delivery; captured, alone, by the domain's observer.
 @usableFromInline
 final class _PropertyDomain<Value>: @unchecked Sendable {
     @usableFromInline typealias Relay = _DomainRelay<_PropertyChannel<Value>>
@@ -60,7 +61,16 @@ final class _PropertyDomain<Value>: @unchecked Sendable {
     @usableFromInline
     let output: _HeldCore<Value, Never>
 
-    /// The segments of attached runs, in attach order; none is empty.
+    /// The runs attached while `signal` had no active observer, in attach
+    /// order: each change reaches them before `signal`'s observers, from the
+    /// domain itself, so a program that only starts `producer` attaches no
+    /// marker.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var head = _RelayList<_PropertyChannel<Value>>()
+
+    /// The segments of the runs attached after an active observer of
+    /// `signal`, in attach order; none is empty.
     @usableFromInline
     @exclusivity(unchecked)
     var segments = ContiguousArray<_RelaySegment<Value>>()
@@ -89,6 +99,7 @@ final class _PropertyDomain<Value>: @unchecked Sendable {
     deinit {
         // Empty in practice: an attached relay keeps its channel, and so
         // this state, alive. The lists' references are released anyway.
+        head.releaseAll()
         for segment in segments { segment.relays.releaseAll() }
     }
 
@@ -97,8 +108,7 @@ final class _PropertyDomain<Value>: @unchecked Sendable {
         switch event {
         case let .value(.set(value)):
             guard !ended else { return }
-            // Observers of `signal` and segments of runs, in attach order.
-            output.deliverHeld(value: value)
+            deliver(value)
         case let .value(.attach(relay)):
             attach(relay)
         case let .value(.detach(relay)):
@@ -106,6 +116,19 @@ final class _PropertyDomain<Value>: @unchecked Sendable {
         case .value(.end), .completed, .interrupted:
             end()
         }
+    }
+
+    /// A change to the runs of `head`, then to the observers of `signal`
+    /// (the segments' markers among them), in attach order. The splice
+    /// comes first: an observer attached from inside a run's delivery is
+    /// attached after this change, which it does not receive.
+    @inlinable
+    func deliver(_ value: Value) {
+        let raw = output.raw
+        assert(flare_core_may_deliver(raw), "Flare: a delivery without holding the serial word")
+        flare_core_begin_delivery(raw)
+        if !head.isEmpty { head.deliver(value: value) }
+        _SignalCore<Value, Never>.deliverSpliced(value: value, raw: raw)
     }
 
     /// Attaches a relay whose start has delivered its first value, from the
@@ -133,12 +156,16 @@ final class _PropertyDomain<Value>: @unchecked Sendable {
     }
 
     /// Adds a run after every observer of `signal` and every run attached
-    /// so far: to the last segment if its marker is still the last observer
-    /// of `signal`, otherwise to a new segment, whose marker it attaches.
-    /// Inside the domain, while the property has not ended.
+    /// so far: to `head` if `signal` has no active observer (a segment's
+    /// marker is one, so then there is no segment either), to the last
+    /// segment if its marker is still the last observer of `signal`,
+    /// otherwise to a new segment, whose marker it attaches. Inside the
+    /// domain, while the property has not ended.
     @inlinable
     func append(_ relay: Relay) {
-        if let last = segments.last, isLastObserver(last) {
+        if !hasActiveObserver() {
+            head.append(relay)
+        } else if let last = segments.last, isLastObserver(last) {
             last.relays.append(relay)
         } else {
             appendSegment(relay)
@@ -168,6 +195,23 @@ final class _PropertyDomain<Value>: @unchecked Sendable {
         return false
     }
 
+    /// Whether `signal` has an active observer, once the observers attached
+    /// meanwhile (by any thread) are spliced in: the drainer's view, which
+    /// the next change is delivered by. O(1) unless observers of `signal`
+    /// were disposed since its last delivery.
+    @inlinable
+    func hasActiveObserver() -> Bool {
+        let raw = output.raw
+        flare_core_splice(raw)
+        guard let items = raw.pointee.items else { return false }
+        var i = raw.pointee.count
+        while i > 0 {
+            i &-= 1
+            if flare_entry_is_active(items[i].unsafelyUnwrapped) { return true }
+        }
+        return false
+    }
+
     /// Starts a segment for `relay`: attaches its marker as the last
     /// observer of `signal`. The run's anchor (the property's `signal`)
     /// keeps the signal open, and the property has not ended, so the
@@ -192,10 +236,14 @@ final class _PropertyDomain<Value>: @unchecked Sendable {
         remove(relay)
     }
 
-    /// Drops `relay` from its segment (if attached); a segment left empty
-    /// detaches its marker.
+    /// Drops `relay` from `head` or its segment (if attached); a segment
+    /// left empty detaches its marker.
     @inlinable
     func remove(_ relay: Relay) {
+        if head.remove(relay) {
+            relayCount.store(relayCount.load(ordering: .relaxed) &- 1, ordering: .relaxed)
+            return
+        }
         var i = segments.count
         while i > 0 {
             i &-= 1
@@ -215,8 +263,9 @@ final class _PropertyDomain<Value>: @unchecked Sendable {
     func end() {
         guard !ended else { return }
         ended = true
-        // The markers end their segments' runs, in attach order among the
-        // observers of `signal`.
+        // The runs of `head` first; the markers end their segments' runs,
+        // in attach order among the observers of `signal`.
+        head.end(.completed)
         output.deliverHeldOutOfLine(.completed)
         segments = []
         relayCount.store(0, ordering: .relaxed)
