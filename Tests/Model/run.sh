@@ -2,8 +2,9 @@
 # Model-checks Tests/Model/flare.pml, Tests/Model/overload.pml (the queue
 # limit, contract 9), Tests/Model/batch.pml (the batched hand-off),
 # Tests/Model/waits.pml (no cycle of waits for full
-# queues: two domains feeding each other) and Tests/Model/gate.pml (a
-# property's write gate and the parking spots its writers sleep on) with spin: every configuration below is
+# queues: two domains feeding each other), Tests/Model/gate.pml (a
+# property's write gate and the parking spots its writers sleep on) and
+# Tests/Model/runstate.pml (the run state word of producer runs) with spin: every configuration below is
 # an exhaustive search (no bitstate hashing; -DCOLLAPSE only compresses), and
 # any assertion violation, invalid end state (a thread stuck forever) or
 # non-progress cycle fails the script. Prints pan's state counts.
@@ -16,7 +17,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/flare-model.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-cp "$here/flare.pml" "$here/overload.pml" "$here/waits.pml" "$here/gate.pml" "$here/pool.pml" "$here/batch.pml" "$work/"
+cp "$here/flare.pml" "$here/overload.pml" "$here/waits.pml" "$here/gate.pml" "$here/pool.pml" "$here/batch.pml" "$here/runstate.pml" "$work/"
 cd "$work"
 
 status=0
@@ -52,7 +53,8 @@ check() {
 safety="-DSAFETY -DCOLLAPSE"
 # FLARE_MODEL=overload runs only overload.pml's configurations (seconds);
 # FLARE_MODEL=flare only flare.pml's; FLARE_MODEL=waits, FLARE_MODEL=gate,
-# FLARE_MODEL=batch only that model's, FLARE_MODEL=pool the pool's.
+# FLARE_MODEL=batch only that model's, FLARE_MODEL=pool the pool's,
+# FLARE_MODEL=runstate the run state word's.
 only=${FLARE_MODEL:-all}
 if [ $# -gt 0 ]; then
     check "custom $*" "$safety" "-m200000" "$@"
@@ -219,6 +221,33 @@ for mutation in 1 2 3; do
         status=1
     else
         echo "ok   pool: mutation $mutation caught"
+    fi
+    rm -f $model.trail
+done
+fi
+
+# The run state word (runstate.pml): a starter, interrupters and, once the
+# run is live, the domain delivering to it; a synchronous source (LIVE=0)
+# or a relayed run (LIVE=1). Deliveries never overlap, exactly one terminal
+# event, nothing after an interrupter returned but the delivery already
+# starting.
+if [ "$only" = all ] || [ "$only" = runstate ]; then
+model=runstate.pml
+check "runstate: relay, two interrupters, two values" "$safety -w" "-m200000" -DLIVE=1
+check "runstate: synchronous, two interrupters, two values" "$safety -w" "-m200000" -DLIVE=0
+check "runstate: relay, three interrupters, three values" "$safety -w" "-m200000" -DLIVE=1 -DINTERRUPTERS=3 -DVALUES=3
+check "runstate: synchronous, three interrupters, three values" "$safety -w" "-m200000" -DLIVE=0 -DINTERRUPTERS=3 -DVALUES=3
+# Each mutation (see runstate.pml's header) must be caught; the second
+# concerns endStart, which only a live run has.
+for mutation in "1 -DLIVE=1" "1 -DLIVE=0" "2 -DLIVE=1" "3 -DLIVE=1" "3 -DLIVE=0"; do
+    # shellcheck disable=SC2086
+    spin -DMUTATION=$mutation -a $model >/dev/null
+    cc -O2 -w $safety -o pan pan.c
+    if ./pan -m200000 2>&1 | grep -q 'errors: 0'; then
+        echo "FAIL runstate: mutation $mutation was not caught"
+        status=1
+    else
+        echo "ok   runstate: mutation $mutation caught"
     fi
     rm -f $model.trail
 done

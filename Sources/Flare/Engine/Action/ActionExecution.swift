@@ -1,5 +1,4 @@
 import CFlare
-import Synchronization
 
 /// One start of the producer `Action.apply` returns: the run itself (made
 /// by the producer's `_makeRunObject`, and the `Disposable` its start
@@ -16,14 +15,13 @@ import Synchronization
 ///   the action disabled (no work exists);
 /// - `interrupted`, by the interrupting thread, when the start is disposed
 ///   before it began (`start` will then do nothing).
-/// `relayState` decides which thread does what; it moves only forward:
+/// `relayState`, the run state word (`_RunState`), decides which thread
+/// does what: idle → starting → live once the work is published (or done,
+/// for a disabled action); an interrupter from idle delivers `interrupted`
+/// itself; one that finds starting leaves the request to the starter,
+/// which disposes the work before it runs.
 ///
-///     idle ──start──▶ starting ──work published──▶ running
-///       │                 │
-///       └─interrupt──▶ done      starting|interruptRequested ──▶ the
-///                               starter disposes the work before it runs
-///
-/// Once `running`, an interruption disposes the work's run, whose
+/// Once live, an interruption disposes the work's run, whose
 /// `interrupted` arrives through `forward` like any other event. The
 /// execution ends (`_ExecutionControl.end`) at the work's terminal event.
 ///
@@ -33,14 +31,8 @@ import Synchronization
 /// the handle keeps the rest; nothing else does.
 @usableFromInline
 final class _ActionExecution<Input, Output, Error: Swift.Error>: _ProducerRun, @unchecked Sendable {
-    @usableFromInline static var relayIdle: Int { 0 }
-    @usableFromInline static var relayStarting: Int { 1 }
-    @usableFromInline static var relayRunning: Int { 2 }
-    @usableFromInline static var relayDone: Int { 4 }
-    @usableFromInline static var relayInterruptRequested: Int { 8 }
-
     @usableFromInline
-    let relayState = Atomic<Int>(0)
+    let relayState = _RunState()
 
     @usableFromInline
     let action: Action<Input, Output, Error>
@@ -56,9 +48,9 @@ final class _ActionExecution<Input, Output, Error: Swift.Error>: _ProducerRun, @
     @exclusivity(unchecked)
     var sink: _ProducerSink<Output, ActionError<Error>>?
 
-    /// The work's run: written before `relayState` publishes `running` (with
-    /// release ordering), read by interrupters that loaded `running` (with
-    /// acquire ordering); never cleared.
+    /// The work's run: written before `relayState` publishes live (with
+    /// release ordering, `endStart`), read by interrupters that found it
+    /// live (with acquire ordering); never cleared.
     @usableFromInline
     @exclusivity(unchecked)
     var work: _ProducerRun?
@@ -80,19 +72,20 @@ final class _ActionExecution<Input, Output, Error: Swift.Error>: _ProducerRun, @
     /// before).
     @inlinable
     func start() {
-        guard relayState.compareExchange(expected: Self.relayIdle, desired: Self.relayStarting, ordering: .acquiring).exchanged
-        else { return }
+        guard relayState.beginStart() else { return }
         guard let producer = action._begin(input) else {
             sink?.deliverHeld(.failed(.disabled))
             action._disabledErrorsInput.send(value: ())
-            relayState.store(Self.relayDone, ordering: .releasing)
+            // Nothing else to deliver: an interruption requested meanwhile
+            // has nothing to stop.
+            _ = relayState.endStartDone()
             finish()
             return
         }
         let work = producer._makeRun { [self] event in forward(event) }
         self.work = work
-        // Release: an interrupter that sees `running` sees `work`.
-        if relayState.compareExchange(expected: Self.relayStarting, desired: Self.relayRunning, ordering: .acquiringAndReleasing).exchanged {
+        // Release: an interrupter that finds the run live sees `work`.
+        if relayState.endStart() {
             work.startIfNotDisposed()
         } else {
             // Interrupted while starting: the work never runs, and its run
@@ -105,32 +98,17 @@ final class _ActionExecution<Input, Output, Error: Swift.Error>: _ProducerRun, @
     /// operator of its chain). Any thread.
     @inlinable
     func interruptRelay() {
-        var current = relayState.load(ordering: .acquiring)
-        while true {
-            switch current {
-            case Self.relayIdle:
-                let (exchanged, now) = relayState.compareExchange(
-                    expected: Self.relayIdle, desired: Self.relayDone, ordering: .acquiringAndReleasing)
-                if exchanged {
-                    // `start` will do nothing: this thread is the only one
-                    // to deliver.
-                    sink?.deliverHeld(.interrupted)
-                    finish()
-                    return
-                }
-                current = now
-            case Self.relayStarting:
-                let (exchanged, now) = relayState.compareExchange(
-                    expected: Self.relayStarting, desired: Self.relayStarting | Self.relayInterruptRequested,
-                    ordering: .acquiringAndReleasing)
-                if exchanged { return }
-                current = now
-            case Self.relayRunning:
-                work.unsafelyUnwrapped.dispose()
-                return
-            default:
-                return
-            }
+        switch relayState.requestInterrupt() {
+        case .notStarted:
+            // `start` will do nothing: this thread is the only one to
+            // deliver.
+            sink?.deliverHeld(.interrupted)
+            finish()
+        case .live:
+            work.unsafelyUnwrapped.dispose()
+        case .starting, .over:
+            // Starting: the starter disposes the work before it runs.
+            return
         }
     }
 

@@ -1,5 +1,4 @@
 import CFlare
-import Synchronization
 
 /// One start of a producer whose events come from a shared serialized
 /// domain (a `_RelayHub`): the source of that run.
@@ -16,17 +15,13 @@ import Synchronization
 /// interrupter, and the terminal event of a buffered run, by the buffer's
 /// delivery.
 ///
-/// `state` decides who delivers what; it moves only forward:
-///
-///     idle ──start──▶ starting ──start done──▶ live ──▶ live|requested
-///       │                │
-///       └─interrupt──▶ done|requested        starting|requested: the
-///                                            starter interrupts the run
-///                                            when its start is done
-///
-/// `done` is also or-ed in by whoever delivers the terminal event, unless an
-/// interruption was requested (whose interrupters return anyway), so that a
-/// later interrupter returns at once. An interrupter that finds
+/// `state`, the run state word (`_RunState`: idle → starting → live, or
+/// done, plus `requested`), decides who delivers what. `done` is or-ed in
+/// by whoever delivers the terminal event (`_RunState.finish`), unless an
+/// interruption was requested (whose interrupters return anyway), so that
+/// a later interrupter returns at once. A `requested` that the starter
+/// finds when it ends its start (`endStart` fails) is carried out by the
+/// starter. An interrupter that finds
 /// `live` sets `requested` and has the hub detach the relay; the domain's
 /// delivery checks `requested` (one relaxed load) before each event it
 /// delivers to the relay, and delivers `interrupted` instead once it is set:
@@ -50,14 +45,8 @@ final class _DomainRelay<Hub: _RelayHub>: @unchecked Sendable {
     @usableFromInline typealias Value = Hub.Value
     @usableFromInline typealias Error = Hub.Error
 
-    @usableFromInline static var idle: Int { 0 }
-    @usableFromInline static var starting: Int { 1 }
-    @usableFromInline static var live: Int { 2 }
-    @usableFromInline static var done: Int { 4 }
-    @usableFromInline static var requested: Int { 8 }
-
     @usableFromInline
-    let state = Atomic<Int>(0)
+    let state = _RunState()
 
     /// The domain. Read by the starter before the relay is published, and
     /// by an interrupter whose CAS from `live` succeeded; set to nil only by
@@ -126,21 +115,21 @@ final class _DomainRelay<Hub: _RelayHub>: @unchecked Sendable {
     /// (the interrupter has delivered `interrupted`).
     @inlinable
     func beginStart() -> Bool {
-        state.compareExchange(expected: Self.idle, desired: Self.starting, ordering: .acquiring).exchanged
+        state.beginStart()
     }
 
     /// Ends the start: false if an interruption was requested meanwhile,
     /// which the starter must then carry out (the interrupter left it).
     @inlinable
     func endStart() -> Bool {
-        state.compareExchange(expected: Self.starting, desired: Self.live, ordering: .acquiringAndReleasing).exchanged
+        state.endStart()
     }
 
     /// Whether an interruption was requested. Relaxed: see the type's
     /// comment (the delivery check of contract 4).
     @inlinable
     var isInterruptRequested: Bool {
-        state.load(ordering: .relaxed) & Self.requested != 0
+        state.isInterruptRequested
     }
 
     /// Whether the run's terminal event has gone (or it was never made).
@@ -230,17 +219,7 @@ final class _DomainRelay<Hub: _RelayHub>: @unchecked Sendable {
         // `done` returns and touches nothing; nothing is published to it.
         // Set only while `requested` is not: then no interrupter has the
         // hub, nor can one get it, so it goes with the run's terminal event.
-        var current = state.load(ordering: .relaxed)
-        var releasesHub = false
-        while current & Self.requested == 0 {
-            let (exchanged, now) = state.compareExchange(
-                expected: current, desired: current | Self.done, ordering: .releasing)
-            if exchanged {
-                releasesHub = true
-                break
-            }
-            current = now
-        }
+        let releasesHub = state.finish()
         if let boxed {
             boxed._withUnsafeGuaranteedRef { $0.sink.deliverHeld(event) }
             boxed.release()
@@ -259,24 +238,15 @@ final class _DomainRelay<Hub: _RelayHub>: @unchecked Sendable {
     /// Any thread, also from inside one of the run's deliveries.
     @inlinable
     func interrupt() {
-        var current = state.load(ordering: .acquiring)
-        while true {
-            if current & (Self.done | Self.requested) != 0 { return }
-            let desired = current == Self.idle ? Self.done | Self.requested : current | Self.requested
-            let (exchanged, now) = state.compareExchange(
-                expected: current, desired: desired, ordering: .acquiringAndReleasing)
-            if exchanged { break }
-            current = now
-        }
-        switch current {
-        case Self.idle:
+        switch state.requestInterrupt() {
+        case .notStarted:
             // The start will do nothing: this thread alone delivers.
             finish(.interrupted)
-        case Self.live:
+        case .live:
             // Prompt: `interrupted` overtakes what the buffer holds.
             buffer?.send(.interrupted)
             hub.unsafelyUnwrapped.detach(self)
-        default:
+        case .starting, .over:
             // Starting: the starter sees the request when it ends its start.
             return
         }

@@ -61,23 +61,14 @@ class _ProducerRun: Disposable, @unchecked Sendable {
     // exclusivity checks, which cost a thread-local lookup per access, are
     // turned off for them.
 
-    // A synchronous run (a source that sends all its events inside `start`,
-    // on the starting thread: `init(value:)`, a sequence …) has no root
-    // signal. Its only concurrency is an interruption from another thread
-    // (or from inside a delivery), serialized against the source's
-    // deliveries by one state word.
-
-    /// No delivery in progress.
-    @usableFromInline static let idle = 0
-    /// The source is delivering an event.
-    @usableFromInline static let delivering = 1
-    /// An interruption arrived during a delivery; the deliverer handles it.
-    @usableFromInline static let interruptRequested = 2
-    /// The run is over: nothing more is delivered.
-    @usableFromInline static let done = 4
-
+    /// The state word of a synchronous run (a source that sends all its
+    /// events inside `start`, on the starting thread: `init(value:)`, a
+    /// sequence …), which has no root signal: its only concurrency is an
+    /// interruption from another thread (or from inside a delivery),
+    /// serialized against the source's deliveries by this word (`_RunState`:
+    /// idle → starting while the source delivers → done, plus `requested`).
     @usableFromInline
-    let syncState = Atomic<Int>(0)
+    let syncState = _RunState()
 
     /// What kind of source feeds the run.
     @usableFromInline
@@ -250,18 +241,13 @@ class _ProducerRun: Disposable, @unchecked Sendable {
     /// terminated).
     @usableFromInline
     final func endSynchronousDelivery() -> Bool {
-        if syncState.compareExchange(expected: Self.delivering, desired: Self.done, ordering: .acquiringAndReleasing).exchanged {
-            return false
-        }
-        syncState.store(Self.done, ordering: .releasing)
-        return !isTerminated(0)
+        syncState.endStartDone() && !isTerminated(0)
     }
 
     /// Runs a synchronous source, unless the run was interrupted before it
     /// started (the interrupter then delivered `interrupted`).
     private final func startSynchronous() {
-        guard syncState.compareExchange(expected: Self.idle, desired: Self.delivering, ordering: .acquiring).exchanged
-        else { return }
+        guard syncState.beginStart() else { return }
         synchronousSource(self, false)
         finishSynchronous()
     }
@@ -281,23 +267,14 @@ class _ProducerRun: Disposable, @unchecked Sendable {
     /// or an operator that ended the run) was requested.
     @inlinable
     final var isInterruptRequested: Bool {
-        syncState.load(ordering: .acquiring) & Self.interruptRequested != 0
+        syncState.isInterruptRequested
     }
 
     /// Interrupts a synchronous run: at once if its source has not started
     /// (the caller delivers `interrupted`), else by asking the source, which
     /// sees the request before its next event.
     private final func interruptSynchronous() {
-        var state = syncState.load(ordering: .acquiring)
-        while true {
-            if state & (Self.done | Self.interruptRequested) != 0 { return }
-            let desired = state == Self.idle ? Self.done : state | Self.interruptRequested
-            let (exchanged, current) = syncState.compareExchange(
-                expected: state, desired: desired, ordering: .acquiringAndReleasing)
-            if exchanged { break }
-            state = current
-        }
-        if state == Self.idle {
+        if syncState.requestInterrupt() == .notStarted {
             synchronousSource(self, true)
             finishSynchronous()
         }
@@ -335,7 +312,7 @@ class _ProducerRun: Disposable, @unchecked Sendable {
     /// run) and with at most 64 links (no overflow flags to clear).
     @usableFromInline
     final var isReusable: Bool {
-        sourceKind == .synchronous && syncState.load(ordering: .relaxed) == Self.done && earlyLifetime == nil
+        sourceKind == .synchronous && syncState.isDone && earlyLifetime == nil
             && overflow == nil
     }
 
@@ -345,7 +322,7 @@ class _ProducerRun: Disposable, @unchecked Sendable {
     @usableFromInline
     final func rewind() {
         terminatedBits = 0
-        syncState.store(Self.idle, ordering: .relaxed)
+        syncState.rewind()
         disposed.store(false, ordering: .relaxed)
     }
 

@@ -11,11 +11,11 @@ import CFlare
 //
 // The protocol they share, as invariants:
 //
-// D1. Exactly one thread holds the word at a time (§2, S1); it alone calls
+// W1. Exactly one thread holds the word at a time (§2, S1); it alone calls
 //     `deliver`, touches the driver's drainer-private state (the bag's
 //     array, a run's sink, a domain's relay lists) and moves the word out
 //     of a busy state.
-// D2. A thread that has something to do in the domain either takes the idle
+// W2. A thread that has something to do in the domain either takes the idle
 //     word (`flare_serial_try_acquire`, or `flare_serial_push` answering
 //     `FLARE_PUSH_ACQUIRED`) and does it at once, or queues it as a node
 //     behind the holder (`FLARE_PUSH_QUEUED`), which does it before letting
@@ -27,16 +27,16 @@ import CFlare
 //     of the queue limit before it queues (`flare_serial_reserve_n`,
 //     contract 9), never while holding this word (waits.h); commands never
 //     wait.
-// D3. The holder leaves only through `flare_serial_release`: what it
+// W3. The holder leaves only through `flare_serial_release`: what it
 //     returns was queued meanwhile and is drained (`drain`) before the word
 //     is idle again, in FIFO order, `interrupted` first when one was
 //     requested (contract 8).
-// D4. A terminal event delivered by the holder closes the word
+// W4. A terminal event delivered by the holder closes the word
 //     (`finishTermination`): events queued after it are dropped, removals
 //     completed, and then the driver's own end runs once (`didTerminate`:
 //     a root ends its generator's lifetime; a run releases its chain and
 //     ends its lifetime).
-// D5. The driver adds no atomic operation to those of flare_serial.h and
+// W5. The driver adds no atomic operation to those of flare_serial.h and
 //     flare_drain.h: its orderings are the rows of §11 for those steps.
 //
 // Everything here is `@inlinable`, so that it is specialized for the
