@@ -34,23 +34,23 @@ class _ProducerRun: Disposable, @unchecked Sendable {
 
     private let disposed = Atomic<Bool>(false)
 
-    /// Sends `interrupted` into the root. Set by `connect`, before the run is
-    /// handed out.
+    /// Interrupts the relay that feeds a `.connected` run. Set by
+    /// `connectRelay`, before the run is handed out.
     @exclusivity(unchecked)
     private var interruptSource: (() -> Void)?
 
-    /// Runs the source's start handler. Set by `connect`, run once.
+    /// Starts the relay that feeds a `.connected` run. Set by
+    /// `connectRelay`, run once.
     @exclusivity(unchecked)
     private var startSource: (() -> Void)?
 
-    /// The root signal's lifetime, once connected (a start-handler run's
-    /// own, from the start).
+    /// A start-handler run's own lifetime (`adoptLifetime`), from the start.
     @exclusivity(unchecked)
     private var sourceLifetime: Lifetime?
 
-    /// A lifetime handed out before the root existed (a link's attach asked
-    /// for it), or the lifetime of a synchronous run; ended by the root's,
-    /// or when the synchronous run ends.
+    /// The lifetime of any other run, made when a link's attach first asks
+    /// for it (`lifetime`); ended when the run's source has delivered its
+    /// terminal event (`relayEnded`, or when the synchronous run ends).
     @exclusivity(unchecked)
     private var earlyLifetime: (lifetime: Lifetime, token: Lifetime.Token)?
 
@@ -73,9 +73,9 @@ class _ProducerRun: Disposable, @unchecked Sendable {
     /// What kind of source feeds the run.
     @usableFromInline
     enum SourceKind: UInt8 {
-        /// A source with a root signal (`connect`) or relaying another run
-        /// (`connectRelay`): started and interrupted through the closures
-        /// they set.
+        /// A run fed by a separate relay object (a property's or a replay's
+        /// domain, `_DomainRelay`): started and interrupted through the
+        /// closures `connectRelay` sets.
         case connected
         /// A synchronous source: the run is a `_SynchronousRun`, which holds
         /// the source (see there).
@@ -116,7 +116,7 @@ class _ProducerRun: Disposable, @unchecked Sendable {
     @usableFromInline
     let synchronousSource: (_ProducerRun, _ interrupt: Bool) -> Void
 
-    /// A run whose source has a root signal (it calls `connect`).
+    /// A run fed by a relay object (it calls `connectRelay`).
     @usableFromInline
     convenience init(linkCount: Int) {
         self.init(linkCount: linkCount, sourceKind: .connected, synchronousSource: _ProducerRun.noSource)
@@ -187,19 +187,6 @@ class _ProducerRun: Disposable, @unchecked Sendable {
             terminatedBits |= 1 &<< UInt64(index)
         } else {
             overflow.unsafelyUnwrapped[index - 64] = true
-        }
-    }
-
-    /// Called by a source when it has made its root signal: how to
-    /// interrupt it, how to start it, and its lifetime.
-    @usableFromInline
-    final func connect(lifetime: Lifetime, interrupt: @escaping () -> Void, start: @escaping () -> Void) {
-        sourceLifetime = lifetime
-        interruptSource = interrupt
-        startSource = start
-        if let early = earlyLifetime {
-            lifetime.observeEnded { early.token.dispose() }
-            earlyLifetime = nil
         }
     }
 
