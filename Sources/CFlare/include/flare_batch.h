@@ -13,6 +13,11 @@
  * CAS on a line its sender already holds, and its ticket of the queue limit
  * is taken in groups.
  *
+ * The order of delivery is each thread's order, not the order of the
+ * sends: a value appended to an older batch overtakes what other threads
+ * pushed since, even what happened before it. The Swift layer needs the
+ * order of sends (docs/core-algorithm.md §2a) and does not call this yet.
+ *
  * The protocol, each step once (batch.c: the sender's part; flare_drain.h:
  * the drainer's):
  *
