@@ -73,3 +73,8 @@ bool flare_waits_would_cycle(volatile AO_t *entry, const flare_serial *s) {
     }
     return false;
 }
+
+AO_t flare_waits_debug_waiting_for(AO_t tag) {
+    waits_pair *p = find(tag);
+    return p ? AO_load(&p->waits_for) : 0;
+}

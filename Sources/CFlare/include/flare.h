@@ -52,8 +52,10 @@
  *     flare_node_pool_bytes, flare_serial_reserve_n, flare_batch_begin,
  *     flare_batch_commit and flare_batch_forget (each thread on its own
  *     batches),
- *     flare_queue_kind (flare_drain.h), and flare_entry_claim by an
- *     attacher on its own entry that flare_core_attach refused.
+ *     flare_queue_kind (flare_drain.h), flare_entry_claim by an
+ *     attacher on its own entry that flare_core_attach refused, and the
+ *     diagnostics flare_serial_debug_state and
+ *     flare_waits_debug_waiting_for (racy snapshots).
  *
  *   the drainer: the thread holding the domain's serial word (from a
  *   successful try_acquire, or an ACQUIRED push or batch commit, until

@@ -401,6 +401,24 @@ static inline long flare_serial_debug_parks(const flare_serial *s) { return (lon
  *  cycle of waits (counted by `flare_serial_wait`; see waits.h). */
 static inline long flare_serial_debug_cycles(const flare_serial *s) { return (long)AO_load((volatile AO_t *)&s->debug_cycles); }
 
+/** The tag of the thread that the thread tagged `tag` waits for, as it last
+ *  published it in the table of waits (waits.h), or 0: it is not waiting, or
+ *  never waited. For diagnostics: a test that finds a thread stuck tells a
+ *  wait for a full queue (the holder it waits for) from anything else. */
+AO_t flare_waits_debug_waiting_for(AO_t tag);
+
+/** The counters of `s`'s queue limit, for diagnostics: the word, its
+ *  holder's tag, tickets taken, slots returned, the limit and the senders
+ *  parked, in that order. */
+static inline void flare_serial_debug_state(const flare_serial *s, AO_t out[6]) {
+    out[0] = AO_load((volatile AO_t *)&s->word);
+    out[1] = AO_load((volatile AO_t *)&s->owner);
+    out[2] = AO_int_load((volatile unsigned int *)&s->tickets);
+    out[3] = AO_int_load((volatile unsigned int *)&s->freed);
+    out[4] = AO_int_load((volatile unsigned int *)&s->limit);
+    out[5] = AO_int_load((volatile unsigned int *)&s->parked);
+}
+
 #ifdef __cplusplus
 }
 #endif

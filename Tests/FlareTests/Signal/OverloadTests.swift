@@ -220,16 +220,34 @@ struct OverloadTests {
         let perThread = 100_000
         let received = Counter()
         let helpers = Locked<[DispatchSemaphore]>([])
+        // Where each thread is, for the message of a failure: its tag (as
+        // the table of waits and `owner` name it) and the values it sent.
+        let progress = StartedThreads()
         let (outer, input) = Signal<Int, Never>.pipe()
-        outer.flatMap(strategy) { _ in
+        let flattened: Signal<Int, Never> = outer.flatMap(strategy) { _ in
             SignalProducer<Int, Never> { observer, _ in
-                let other = Self.spawn { for i in 0..<perThread { observer.send(value: i) } }
+                let other = Self.spawn {
+                    progress.second.tag.store(flare_thread_tag(), ordering: .relaxed)
+                    for i in 0..<perThread {
+                        observer.send(value: i)
+                        progress.second.sent.store(i + 1, ordering: .relaxed)
+                    }
+                }
                 helpers.withLock { $0.append(other) }
-                for i in 0..<perThread { observer.send(value: i) }
+                progress.first.tag.store(flare_thread_tag(), ordering: .relaxed)
+                for i in 0..<perThread {
+                    observer.send(value: i)
+                    progress.first.sent.store(i + 1, ordering: .relaxed)
+                }
             }
-        }.observeValues { _ in received.increment() }
+        }
+        flattened.observeValues { _ in received.increment() }
         let sender = Self.spawn { input.send(value: 0) }
-        #expect(Self.join([sender], seconds: 60), "deadlock: the starting thread never returned")
+        // A cycle of waits never ends; a loaded machine only slows this
+        // down (about 1 s here, 11 s seen on a busy CI machine): the
+        // deadline is generous, and a failure says where both threads were.
+        let returned = Self.join([sender], seconds: 240)
+        #expect(returned, "deadlock: the starting thread never returned; \(progress.describe(funnel: serial(flattened)))")
         #expect(Self.join(helpers.withLock { $0 }, seconds: 60), "deadlock: the second thread never returned")
         #expect(received.count == 2 * perThread)
     }
@@ -254,5 +272,33 @@ struct OverloadTests {
         #expect(flare_serial_debug_peak(serial(signal)) == 0)
         #expect(QueueLimit.unbounded.isUnbounded)
         #expect(QueueLimit.default.description == "2048 events")
+    }
+}
+
+/// Two threads' positions in a test that may hang, and the state of the
+/// words they use, for the message of its failure.
+final class StartedThreads: Sendable {
+    final class Position: Sendable {
+        let tag = Atomic<Int>(0)
+        let sent = Atomic<Int>(0)
+
+        func describe(_ name: String) -> String {
+            let tag = tag.load(ordering: .relaxed)
+            let waitsFor = tag == 0 ? 0 : flare_waits_debug_waiting_for(tag)
+            return "\(name) tag \(tag) sent \(sent.load(ordering: .relaxed)) waits for \(waitsFor)"
+        }
+    }
+
+    let first = Position()
+    let second = Position()
+
+    /// Both positions, and the counters of `funnel`'s word.
+    func describe(funnel: UnsafeMutablePointer<flare_serial>) -> String {
+        var state = [Int](repeating: 0, count: 6)
+        state.withUnsafeMutableBufferPointer { flare_serial_debug_state(funnel, $0.baseAddress) }
+        return "\(first.describe("starting thread")); \(second.describe("second thread")); funnel word \(state[0]) "
+            + "owner \(state[1]) tickets \(state[2]) freed \(state[3]) limit \(state[4]) parked \(state[5]) "
+            + "waits \(flare_serial_debug_waits(funnel)) parks \(flare_serial_debug_parks(funnel)) "
+            + "cycles \(flare_serial_debug_cycles(funnel))"
     }
 }
