@@ -22,14 +22,6 @@ final class _SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     @usableFromInline typealias Event = Signal<Value, Error>.Event
     @usableFromInline typealias Observer = Signal<Value, Error>.Observer
 
-    /// Keeps `raw` and `serial`, which every send reads, out of the
-    /// 128-byte block of the object's header: every observer's handle
-    /// retains its core, so every observe and dispose writes the reference
-    /// count there (see `FLARE_CACHE_LINE`).
-    @usableFromInline
-    let headerGap: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
-        (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-
     @usableFromInline
     let raw: UnsafeMutablePointer<flare_core>
 
