@@ -1,16 +1,20 @@
 /*
  * waits.c — the table of who waits for whom (see waits.h).
  *
- * Layout: WAITS_ENTRIES pairs (tag, waits_for), open addressing with linear
- * probing on the tag. A pair's tag is written once, by the CAS that claims
- * it (0 → tag), and never changes; its waits_for is written only by the
- * thread whose tag it holds.
+ * Layout: WAITS_ENTRIES pairs (tag, waits_for, on), open addressing with
+ * linear probing on the tag. A pair's tag is written once, by the CAS that
+ * claims it (0 → tag), and never changes; its waits_for and on are written
+ * only by the thread whose tag it holds. `on` (the word of the thread's
+ * last wait) is for diagnostics only: nothing reads it to decide.
  */
 #include "waits.h"
+
+#include <stddef.h>
 
 typedef struct waits_pair {
     volatile AO_t tag;
     volatile AO_t waits_for;
+    volatile AO_t on;
 } waits_pair;
 
 static waits_pair table[WAITS_ENTRIES];
@@ -58,6 +62,8 @@ bool flare_waits_would_cycle(volatile AO_t *entry, const flare_serial *s) {
     AO_t me = flare_thread_tag();
     AO_nop_full();
     AO_t holder = AO_load((volatile AO_t *)&s->owner);
+    /* The pair holding `entry` (its waits_for field). */
+    ((waits_pair *)((char *)entry - offsetof(waits_pair, waits_for)))->on = (AO_t)s;
     AO_store(entry, holder);
     AO_nop_full();
     /* Follow the chain of waits from the holder. 0: the word is idle or
@@ -77,4 +83,9 @@ bool flare_waits_would_cycle(volatile AO_t *entry, const flare_serial *s) {
 AO_t flare_waits_debug_waiting_for(AO_t tag) {
     waits_pair *p = find(tag);
     return p ? AO_load(&p->waits_for) : 0;
+}
+
+AO_t flare_waits_debug_waiting_on(AO_t tag) {
+    waits_pair *p = find(tag);
+    return p ? AO_load(&p->on) : 0;
 }

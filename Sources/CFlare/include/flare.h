@@ -54,8 +54,8 @@
  *     batches),
  *     flare_queue_kind (flare_drain.h), flare_entry_claim by an
  *     attacher on its own entry that flare_core_attach refused, and the
- *     diagnostics flare_serial_debug_state and
- *     flare_waits_debug_waiting_for (racy snapshots).
+ *     diagnostics flare_serial_debug_state, flare_waits_debug_waiting_for
+ *     and flare_waits_debug_waiting_on (racy snapshots).
  *
  *   the drainer: the thread holding the domain's serial word (from a
  *   successful try_acquire, or an ACQUIRED push or batch commit, until

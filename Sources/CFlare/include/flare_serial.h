@@ -407,6 +407,11 @@ static inline long flare_serial_debug_cycles(const flare_serial *s) { return (lo
  *  wait for a full queue (the holder it waits for) from anything else. */
 AO_t flare_waits_debug_waiting_for(AO_t tag);
 
+/** The serial word of the last wait of the thread tagged `tag` (whether or
+ *  not it still waits), or 0. For diagnostics only: the word may be gone
+ *  unless the thread is known to be inside that wait. */
+AO_t flare_waits_debug_waiting_on(AO_t tag);
+
 /** The counters of `s`'s queue limit, for diagnostics: the word, its
  *  holder's tag, tickets taken, slots returned, the limit and the senders
  *  parked, in that order. */

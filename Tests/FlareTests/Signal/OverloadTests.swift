@@ -217,7 +217,9 @@ struct OverloadTests {
         // second thread's values go through the run's word into the funnel.
         // Past both queue limits each thread would wait for the other's
         // word: the one whose wait would close the cycle queues instead.
-        let perThread = 100_000
+        // 30,000 values each: fifteen times either limit, so the cycle
+        // forms and is broken thousands of times.
+        let perThread = 30_000
         let received = Counter()
         let helpers = Locked<[DispatchSemaphore]>([])
         // Where each thread is, for the message of a failure: its tag (as
@@ -244,8 +246,10 @@ struct OverloadTests {
         flattened.observeValues { _ in received.increment() }
         let sender = Self.spawn { input.send(value: 0) }
         // A cycle of waits never ends; a loaded machine only slows this
-        // down (about 1 s here, 11 s seen on a busy CI machine): the
-        // deadline is generous, and a failure says where both threads were.
+        // down (a fraction of a second on an idle machine, minutes seen
+        // under ThreadSanitizer on a loaded one): the deadline is generous,
+        // and a failure says where both threads were and the state of the
+        // words they last waited on.
         let returned = Self.join([sender], seconds: 240)
         #expect(returned, "deadlock: the starting thread never returned; \(progress.describe(funnel: serial(flattened)))")
         #expect(Self.join(helpers.withLock { $0 }, seconds: 60), "deadlock: the second thread never returned")
@@ -282,10 +286,16 @@ final class StartedThreads: Sendable {
         let tag = Atomic<Int>(0)
         let sent = Atomic<Int>(0)
 
+        /// The thread's tag, values sent, whom it waits for, and the state
+        /// of the word of its last wait (alive: the test that asks is stuck
+        /// inside the flatten that owns both words).
         func describe(_ name: String) -> String {
             let tag = tag.load(ordering: .relaxed)
-            let waitsFor = tag == 0 ? 0 : flare_waits_debug_waiting_for(tag)
-            return "\(name) tag \(tag) sent \(sent.load(ordering: .relaxed)) waits for \(waitsFor)"
+            guard tag != 0 else { return "\(name) not started" }
+            let on = flare_waits_debug_waiting_on(tag)
+            let word = on == 0 ? "none" : StartedThreads.describe(UnsafeMutablePointer(bitPattern: on)!)
+            return "\(name) tag \(tag) sent \(sent.load(ordering: .relaxed)) "
+                + "waits for \(flare_waits_debug_waiting_for(tag)), last waited on \(on): \(word)"
         }
     }
 
@@ -294,11 +304,15 @@ final class StartedThreads: Sendable {
 
     /// Both positions, and the counters of `funnel`'s word.
     func describe(funnel: UnsafeMutablePointer<flare_serial>) -> String {
+        "\(first.describe("starting thread")); \(second.describe("second thread")); "
+            + "funnel \(Int(bitPattern: funnel)): \(Self.describe(funnel))"
+    }
+
+    static func describe(_ word: UnsafeMutablePointer<flare_serial>) -> String {
         var state = [Int](repeating: 0, count: 6)
-        state.withUnsafeMutableBufferPointer { flare_serial_debug_state(funnel, $0.baseAddress) }
-        return "\(first.describe("starting thread")); \(second.describe("second thread")); funnel word \(state[0]) "
-            + "owner \(state[1]) tickets \(state[2]) freed \(state[3]) limit \(state[4]) parked \(state[5]) "
-            + "waits \(flare_serial_debug_waits(funnel)) parks \(flare_serial_debug_parks(funnel)) "
-            + "cycles \(flare_serial_debug_cycles(funnel))"
+        state.withUnsafeMutableBufferPointer { flare_serial_debug_state(word, $0.baseAddress) }
+        return "word \(state[0]) owner \(state[1]) tickets \(state[2]) freed \(state[3]) limit \(state[4]) "
+            + "parked \(state[5]) waits \(flare_serial_debug_waits(word)) parks \(flare_serial_debug_parks(word)) "
+            + "cycles \(flare_serial_debug_cycles(word))"
     }
 }
