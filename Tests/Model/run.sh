@@ -51,6 +51,23 @@ check() {
 }
 
 safety="-DSAFETY -DCOLLAPSE"
+# caught NAME SPIN_DEFINES...: the mutation of $model that SPIN_DEFINES
+# turn on must fail its search (an assertion, an invalid end state).
+caught() {
+    name=$1
+    shift
+    spin "$@" -a $model >/dev/null
+    # shellcheck disable=SC2086
+    cc -O2 -w $safety -o pan pan.c
+    if ./pan -m200000 2>&1 | grep -q 'errors: 0'; then
+        echo "FAIL $name was not caught"
+        status=1
+    else
+        echo "ok   $name caught"
+    fi
+    rm -f $model.trail
+}
+
 # FLARE_MODEL=overload runs only overload.pml's configurations (seconds);
 # FLARE_MODEL=flare only flare.pml's; FLARE_MODEL=waits, FLARE_MODEL=gate,
 # FLARE_MODEL=batch only that model's, FLARE_MODEL=pool the pool's,
@@ -136,15 +153,7 @@ check "batch: interrupted during batches, reentrant, 2 / 3" \
     "$safety -w" "-m200000" -DTERMINAL=2 -DREENTRANT=1 -DS1_VALUES=3
 for mutation in "MUT_FENCE=1" "MUT_EARLY=1" "MUT_ORDER=1" "MUT_FORGET=1 -DTERMINAL=1"; do
     # shellcheck disable=SC2086
-    spin -D$mutation -a $model >/dev/null
-    cc -O2 -w $safety -o pan pan.c
-    if ./pan -m200000 2>&1 | grep -q 'errors: 0'; then
-        echo "FAIL batch: mutation $mutation was not caught"
-        status=1
-    else
-        echo "ok   batch: mutation $mutation caught"
-    fi
-    rm -f $model.trail
+    caught "batch: mutation $mutation" -D$mutation
 done
 fi
 
@@ -165,15 +174,7 @@ check "waits: batches, limit 2, groups of 2, three values per thread" "$safety -
 check "waits: batches, limit 2, four values per thread" "$safety -w" "-m200000" -DK=4 -DLIMIT=2 -DBATCH=1
 for batch in 0 1; do
 for mutation in CHECK PUBLISH CLEAR; do
-    spin -D$mutation=0 -DK=2 -DLIMIT=1 -DBATCH=$batch -a $model >/dev/null
-    cc -O2 -w $safety -o pan pan.c
-    if ./pan -m200000 2>&1 | grep -q 'errors: 0'; then
-        echo "FAIL waits: mutation $mutation=0 (BATCH=$batch) was not caught"
-        status=1
-    else
-        echo "ok   waits: mutation $mutation=0 (BATCH=$batch) caught"
-    fi
-    rm -f $model.trail
+    caught "waits: mutation $mutation=0 (BATCH=$batch)" -D$mutation=0 -DK=2 -DLIMIT=1 -DBATCH=$batch
 done
 done
 fi
@@ -192,15 +193,7 @@ check "gate: three writers, two rounds each, one spot, park at once" \
     "$safety -w" "-m200000" -DWRITERS=3 -DROUNDS=2 -DPOLLS=0 -DSHARED_SPOT=1
 # Each mutation of the protocol (see gate.pml's header) must be caught.
 for mutation in 1 2 3; do
-    spin -DMUTATION=$mutation -a $model >/dev/null
-    cc -O2 -w $safety -o pan pan.c
-    if ./pan -m200000 2>&1 | grep -q 'errors: 0'; then
-        echo "FAIL gate: mutation $mutation was not caught"
-        status=1
-    else
-        echo "ok   gate: mutation $mutation caught"
-    fi
-    rm -f $model.trail
+    caught "gate: mutation $mutation" -DMUTATION=$mutation
 done
 fi
 
@@ -214,15 +207,7 @@ check "pool: two threads, three rounds, one batch on the depot" "$safety -w" "-m
 check "pool: two threads, two rounds, two batches on the depot" "$safety -w" "-m200000" -DROUNDS=2 -DEXTRA=2
 # Each mutation of the protocol (see pool.pml's header) must be caught.
 for mutation in 1 2 3; do
-    spin -DMUTATION=$mutation -DROUNDS=2 -a $model >/dev/null
-    cc -O2 -w $safety -o pan pan.c
-    if ./pan -m200000 2>&1 | grep -q 'errors: 0'; then
-        echo "FAIL pool: mutation $mutation was not caught"
-        status=1
-    else
-        echo "ok   pool: mutation $mutation caught"
-    fi
-    rm -f $model.trail
+    caught "pool: mutation $mutation" -DMUTATION=$mutation -DROUNDS=2
 done
 fi
 
@@ -241,15 +226,7 @@ check "runstate: synchronous, three interrupters, three values" "$safety -w" "-m
 # concerns endStart, which only a live run has.
 for mutation in "1 -DLIVE=1" "1 -DLIVE=0" "2 -DLIVE=1" "3 -DLIVE=1" "3 -DLIVE=0"; do
     # shellcheck disable=SC2086
-    spin -DMUTATION=$mutation -a $model >/dev/null
-    cc -O2 -w $safety -o pan pan.c
-    if ./pan -m200000 2>&1 | grep -q 'errors: 0'; then
-        echo "FAIL runstate: mutation $mutation was not caught"
-        status=1
-    else
-        echo "ok   runstate: mutation $mutation caught"
-    fi
-    rm -f $model.trail
+    caught "runstate: mutation $mutation" -DMUTATION=$mutation
 done
 fi
 
