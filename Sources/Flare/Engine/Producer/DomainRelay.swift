@@ -288,9 +288,15 @@ final class _RelaySink<Value, Error: Swift.Error> {
 
 extension _ProducerRun {
     /// Connects a run whose source is `relay`: disposing the run interrupts
-    /// the relay, starting it starts the relay.
+    /// the relay, starting it starts the relay. The entry function captures
+    /// nothing (made where `Hub` is concrete); it reads the relay at +0.
     @inlinable
     func connect<Hub: _RelayHub>(relay: _DomainRelay<Hub>) {
-        connectRelay(interrupt: { relay.interrupt() }, start: { relay.start() })
+        attachRelay(relay) { run, interrupt in
+            run.relayObject.unsafelyUnwrapped._withUnsafeGuaranteedRef {
+                let relay = unsafeDowncast($0, to: _DomainRelay<Hub>.self)
+                if interrupt { relay.interrupt() } else { relay.start() }
+            }
+        }
     }
 }

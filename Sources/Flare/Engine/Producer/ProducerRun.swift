@@ -34,15 +34,14 @@ class _ProducerRun: Disposable, @unchecked Sendable {
 
     private let disposed = Atomic<Bool>(false)
 
-    /// Interrupts the relay that feeds a `.connected` run. Set by
-    /// `connectRelay`, before the run is handed out.
+    /// The relay object that feeds a run attached to a shared domain (a
+    /// property's or a replay's start, `_DomainRelay`), which `sourceEntry`
+    /// starts and interrupts; nil for every other run. Set by
+    /// `attachRelay` before the run is handed out; owned (released by
+    /// `deinit`), and read at +0 by the entry function.
+    @usableFromInline
     @exclusivity(unchecked)
-    private var interruptSource: (() -> Void)?
-
-    /// Starts the relay that feeds a `.connected` run. Set by
-    /// `connectRelay`, run once.
-    @exclusivity(unchecked)
-    private var startSource: (() -> Void)?
+    final var relayObject: Unmanaged<AnyObject>?
 
     /// A start-handler run's own lifetime (`adoptLifetime`), from the start.
     @exclusivity(unchecked)
@@ -73,20 +72,17 @@ class _ProducerRun: Disposable, @unchecked Sendable {
     /// What kind of source feeds the run.
     @usableFromInline
     enum SourceKind: UInt8 {
-        /// A run fed by a separate relay object (a property's or a replay's
-        /// domain, `_DomainRelay`): started and interrupted through the
-        /// closures `connectRelay` sets.
-        case connected
         /// A synchronous source: the run is a `_SynchronousRun`, which holds
         /// the source (see there).
         case synchronous
         /// A start handler: the run is a `_HandlerRun`, which serializes
         /// what the handler sends itself, with no root signal (see there).
         case handler
-        /// A run that is itself the source relaying another run (an
-        /// `Action`'s execution, `_ActionExecution`): started and
-        /// interrupted through `synchronousSource`, with no closure per
-        /// start (see `relayEnded`).
+        /// A run fed by a relay: the run itself (an `Action`'s execution,
+        /// `_ActionExecution`, made by its producer's `_makeRunObject`), or
+        /// `relayObject` (a start attached to a property's or a replay's
+        /// domain, `_DomainRelay`). No root signal and no lifetime of its
+        /// own (see `relayEnded`).
         case relay
     }
 
@@ -97,36 +93,42 @@ class _ProducerRun: Disposable, @unchecked Sendable {
     @inlinable
     final var isSynchronous: Bool { sourceKind == .synchronous }
 
-    /// The entry points of a synchronous, start-handler or relaying run (see
-    /// `_SynchronousRun`, `_HandlerRun`, `_ActionExecution`), with the run. For a synchronous run:
-    /// `interrupt` false, called by the starter once it holds the state
-    /// word, runs the source (its events, then, if `endSynchronousDelivery()`
-    /// says so, `interrupted`); true, called by an interrupter that found
-    /// the run not started, delivers `interrupted`. Either releases the
-    /// source and its chain before returning. For a start-handler run:
-    /// false runs the handler, true sends `interrupted` into the run. For a
-    /// relaying run: false starts the relay, true interrupts it.
+    /// How the source is started and interrupted, with the run: a function
+    /// made where the run's types are concrete, capturing nothing. For a
+    /// synchronous run (`_SynchronousRun`): `interrupt` false, called by the
+    /// starter once it holds the state word, runs the source (its events,
+    /// then, if `endSynchronousDelivery()` says so, `interrupted`); true,
+    /// called by an interrupter that found the run not started, delivers
+    /// `interrupted`. Either releases the source and its chain before
+    /// returning. For a start-handler run (`_HandlerRun`): false runs the
+    /// handler, true sends `interrupted` into the run. For a relaying run
+    /// (`_ActionExecution`, `_DomainRelay`): false starts the relay, true
+    /// interrupts it; a run whose relay is not attached yet does nothing.
     ///
-    /// A function made where the run's types are concrete, rather than an
-    /// overridden method: a class generic over them would be entered, from
-    /// here, through its unspecialized code (generic metadata looked up on
-    /// every start). Not optional: a function type inside an `Optional` is
-    /// stored at the most general abstraction, and storing or calling it
-    /// would allocate a reabstraction thunk.
+    /// A function rather than an overridden method or a closure per start:
+    /// a class generic over the run's types would be entered, from here,
+    /// through its unspecialized code (generic metadata looked up on every
+    /// start), and a closure capturing the relay would be one more object to
+    /// retain. Not optional: a function type inside an `Optional` is stored
+    /// at the most general abstraction, and storing or calling it would
+    /// allocate a reabstraction thunk. Written before the run is handed out
+    /// (by `init`, or by `attachRelay` in the producer's `attach`).
     @usableFromInline
-    let synchronousSource: (_ProducerRun, _ interrupt: Bool) -> Void
+    @exclusivity(unchecked)
+    final var sourceEntry: (_ProducerRun, _ interrupt: Bool) -> Void
 
-    /// A run fed by a relay object (it calls `connectRelay`).
+    /// A run fed by a relay object, attached by the producer's `attach`
+    /// (`attachRelay`).
     @usableFromInline
     convenience init(linkCount: Int) {
-        self.init(linkCount: linkCount, sourceKind: .connected, synchronousSource: _ProducerRun.noSource)
+        self.init(linkCount: linkCount, sourceKind: .relay, sourceEntry: _ProducerRun.noSource)
     }
 
     @usableFromInline
-    init(linkCount: Int, sourceKind: SourceKind, synchronousSource: @escaping (_ProducerRun, _ interrupt: Bool) -> Void) {
+    init(linkCount: Int, sourceKind: SourceKind, sourceEntry: @escaping (_ProducerRun, _ interrupt: Bool) -> Void) {
         lastIndex = linkCount - 1
         self.sourceKind = sourceKind
-        self.synchronousSource = synchronousSource
+        self.sourceEntry = sourceEntry
         if linkCount > 64 {
             let extra = UnsafeMutablePointer<Bool>.allocate(capacity: linkCount - 64)
             extra.initialize(repeating: false, count: linkCount - 64)
@@ -138,6 +140,7 @@ class _ProducerRun: Disposable, @unchecked Sendable {
 
     deinit {
         overflow?.deallocate()
+        relayObject?.release()
     }
 
     /// A start-handler run's serial word, followed (at `FLARE_CACHE_LINE`)
@@ -193,22 +196,18 @@ class _ProducerRun: Disposable, @unchecked Sendable {
     // A run whose events are relayed from elsewhere has no root signal and
     // no lifetime of its own: `lifetime` makes one only if asked, and the
     // source ends it with `relayEnded()` once its terminal event has been
-    // delivered. Two shapes:
-    // - a run that is itself the relaying source (an `Action`'s execution,
-    //   a subclass made by its producer's `_makeRunObject`) connects
-    //   nothing: it is started and interrupted through `synchronousSource`
-    //   (`SourceKind.relay`), a function made where its types are
-    //   concrete, so no closure per start holds it;
-    // - a run fed by a separate relay object (a property's or a replay's
-    //   domain, `_DomainRelay`) connects how to start and interrupt it with
-    //   `connectRelay`.
+    // delivered. The relaying source is the run itself (an `Action`'s
+    // execution) or the object in `relayObject` (a start attached to a
+    // domain); either way one function, `sourceEntry`, starts and
+    // interrupts it, so no closure per start holds it.
 
-    /// Connects a relay that feeds this run: how to interrupt it and how to
-    /// start it (see above).
-    @usableFromInline
-    final func connectRelay(interrupt: @escaping () -> Void, start: @escaping () -> Void) {
-        interruptSource = interrupt
-        startSource = start
+    /// Attaches the relay object that feeds this run, and the function that
+    /// starts and interrupts it (see `sourceEntry`). Called once, by the
+    /// producer's `attach`, before the run is handed out.
+    @inlinable
+    final func attachRelay(_ relay: AnyObject, entry: @escaping (_ProducerRun, _ interrupt: Bool) -> Void) {
+        relayObject = Unmanaged.passRetained(relay)
+        sourceEntry = entry
     }
 
     /// A relaying source has delivered its terminal event: ends the run's
@@ -219,7 +218,7 @@ class _ProducerRun: Disposable, @unchecked Sendable {
         earlyLifetime?.token.dispose()
     }
 
-    /// The `synchronousSource` of a run that has none.
+    /// The `sourceEntry` of a run whose relay is not attached.
     private static func noSource(_: _ProducerRun, _: Bool) {}
 
     /// The synchronous source has sent its events: releases the state word
@@ -235,7 +234,7 @@ class _ProducerRun: Disposable, @unchecked Sendable {
     /// started (the interrupter then delivered `interrupted`).
     private final func startSynchronous() {
         guard syncState.beginStart() else { return }
-        synchronousSource(self, false)
+        sourceEntry(self, false)
         finishSynchronous()
     }
 
@@ -262,7 +261,7 @@ class _ProducerRun: Disposable, @unchecked Sendable {
     /// sees the request before its next event.
     private final func interruptSynchronous() {
         if syncState.requestInterrupt() == .notStarted {
-            synchronousSource(self, true)
+            sourceEntry(self, true)
             finishSynchronous()
         }
     }
@@ -280,16 +279,11 @@ class _ProducerRun: Disposable, @unchecked Sendable {
         case .synchronous: return startSynchronous()
         case .handler:
             // Checks `isDisposed` itself, after releasing the handler.
-            return synchronousSource(self, false)
+            return sourceEntry(self, false)
         case .relay:
             guard !isDisposed else { return }
-            return synchronousSource(self, false)
-        case .connected: break
+            return sourceEntry(self, false)
         }
-        let start = startSource
-        startSource = nil
-        guard !isDisposed else { return }
-        start?()
     }
 
     /// Whether this run may be made a new run of a synchronous source of
@@ -337,8 +331,7 @@ class _ProducerRun: Disposable, @unchecked Sendable {
     final func interrupt() {
         switch sourceKind {
         case .synchronous: interruptSynchronous()
-        case .handler, .relay: synchronousSource(self, true)
-        case .connected: interruptSource?()
+        case .handler, .relay: sourceEntry(self, true)
         }
     }
 

@@ -37,7 +37,7 @@ final class _SynchronousRun<Value, Error: Swift.Error, Payload>: _ProducerRun, @
     init(linkCount: Int, payload: Payload, send: @escaping (_ProducerRun, _ProducerSink<Value, Error>, Payload) -> Void) {
         self.payload = payload
         self.send = send
-        super.init(linkCount: linkCount, sourceKind: .synchronous, synchronousSource: { run, interrupt in
+        super.init(linkCount: linkCount, sourceKind: .synchronous, sourceEntry: { run, interrupt in
             // A closure, not a reference to a static method: specialized
             // with the initializer, it captures nothing (the method, as a
             // value, was its unspecialized generic code).
@@ -70,7 +70,7 @@ final class _SynchronousRun<Value, Error: Swift.Error, Payload>: _ProducerRun, @
     // Both take the sink out of the run (a move: no retain), so that the
     // chain is released when they return.
 
-    /// Sends the source's events with `send` (see `_ProducerRun.synchronousSource`).
+    /// Sends the source's events with `send` (see `_ProducerRun.sourceEntry`).
     @inlinable
     final func runSource(_ send: (_ProducerRun, _ProducerSink<Value, Error>, Payload) -> Void) {
         guard let sink = sink.take() else { return }
@@ -78,7 +78,7 @@ final class _SynchronousRun<Value, Error: Swift.Error, Payload>: _ProducerRun, @
         if endSynchronousDelivery() { sink.deliverHeld(.interrupted) }
     }
 
-    /// Delivers `interrupted` (see `_ProducerRun.synchronousSource`).
+    /// Delivers `interrupted` (see `_ProducerRun.sourceEntry`).
     @inlinable
     final func interruptSource() {
         guard let sink = sink.take() else { return }
