@@ -51,7 +51,7 @@ extension SignalProducer {
     /// whichever is going on.
     @inlinable
     public func flatMapError<F>(_ transform: @escaping (Error) -> SignalProducer<Value, F>) -> SignalProducer<Value, F> {
-        lift { $0.flatMapError(transform) }
+        _flatMapError(transform)
     }
 
     /// `flatMapError(_:)` with a replacement of any producer-convertible
@@ -67,6 +67,26 @@ extension SignalProducer {
     /// an implicit member such as `{ _ in .init(value: 0) }` resolves to.
     @inlinable
     public func flatMapError(_ transform: @escaping (Error) -> SignalProducer<Value, Never>) -> SignalProducer<Value, Never> {
-        lift { $0.flatMapError(transform) }
+        _flatMapError(transform)
+    }
+
+    /// The body of every `flatMapError` on a producer: the same events as
+    /// `Signal._flatMapError`, with this producer's run observed directly
+    /// (no signal per start between it and the replacement). Its events
+    /// and the replacement's never overlap: the replacement starts inside
+    /// the failure's delivery, after this run's last event; the run's
+    /// observer serializes them anyway.
+    @inlinable
+    func _flatMapError<F>(_ transform: @escaping (Error) -> SignalProducer<Value, F>) -> SignalProducer<Value, F> {
+        SignalProducer<Value, F> { observer, lifetime in
+            lifetime += self.start { event in
+                switch event {
+                case let .value(value): observer.send(value: value)
+                case let .failed(error): lifetime += transform(error).start(observer)
+                case .completed: observer.sendCompleted()
+                case .interrupted: observer.sendInterrupted()
+                }
+            }
+        }
     }
 }

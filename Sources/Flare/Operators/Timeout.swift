@@ -20,7 +20,7 @@ extension Signal {
         raising error: Error,
         on scheduler: DateScheduler
     ) -> Signal<Value, Error> {
-        flarePrecondition(interval >= 0, "timeout needs a non-negative interval")
+        flarePrecondition(interval >= 0, "timeout(after:raising:on:) needs a non-negative interval, got \(interval)")
         return Signal { output, lifetime in
             lifetime += scheduler.scheduleTransferred(after: scheduler.currentDate.addingTimeInterval(interval)) {
                 output.send(error: error)
@@ -56,12 +56,22 @@ extension Signal where Error == Never {
 
 extension SignalProducer {
     /// `Signal.timeout(after:raising:on:)` on every run: the timeout counts
-    /// from the start.
+    /// from the start. The run's events pass straight to its observer (no
+    /// signal per start); the timer is scheduled before this producer
+    /// starts, and both go with the run.
+    ///
+    /// - Precondition: `interval` is not negative.
     @inlinable
     public func timeout(
         after interval: TimeInterval, raising error: Error, on scheduler: DateScheduler
     ) -> SignalProducer<Value, Error> {
-        lift { $0.timeout(after: interval, raising: error, on: scheduler) }
+        flarePrecondition(interval >= 0, "timeout(after:raising:on:) needs a non-negative interval, got \(interval)")
+        return SignalProducer { output, lifetime in
+            lifetime += scheduler.scheduleTransferred(after: scheduler.currentDate.addingTimeInterval(interval)) {
+                output.send(error: error)
+            }
+            lifetime += self.start(output)
+        }
     }
 }
 
@@ -72,6 +82,6 @@ extension SignalProducer where Error == Never {
     public func timeout<NewError>(
         after interval: TimeInterval, raising error: NewError, on scheduler: DateScheduler
     ) -> SignalProducer<Value, NewError> {
-        lift { $0.timeout(after: interval, raising: error, on: scheduler) }
+        promoteError(NewError.self).timeout(after: interval, raising: error, on: scheduler)
     }
 }
