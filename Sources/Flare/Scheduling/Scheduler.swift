@@ -339,36 +339,65 @@ internal struct TransferredAction: @unchecked Sendable {
     }
 }
 
+/// `action` as the `@Sendable` function a scheduler takes, for an action
+/// of Flare's own whose captures Flare vouches for (see
+/// `TransferredAction`): the same function value, reinterpreted. `@Sendable`
+/// changes what the compiler checks, not how a function is represented, so
+/// this neither boxes the action nor wraps it in a closure of its own (which
+/// would be one more allocation per scheduled action: per event for
+/// `observe(on:)`).
+///
+/// The function is reinterpreted inside a struct of one field: a function
+/// value passed to `unsafeBitCast` directly would be reabstracted on the
+/// way in and out of the generic, each a thunk allocated per call.
+@inlinable
+@inline(__always)
+func _transferred(_ action: @escaping () -> Void) -> @Sendable () -> Void {
+    unsafeBitCast(_PlainAction(run: action), to: _SendableAction.self).run
+}
+
+/// A function, as `_transferred` reinterprets it.
+@usableFromInline
+struct _PlainAction {
+    @usableFromInline let run: () -> Void
+
+    @inlinable
+    init(run: @escaping () -> Void) { self.run = run }
+}
+
+/// The same function, `@Sendable` (see `_transferred`).
+@usableFromInline
+struct _SendableAction {
+    @usableFromInline let run: @Sendable () -> Void
+}
+
 extension Scheduler {
     /// `schedule(_:)` for an action of Flare's own, whose captures Flare
-    /// vouches for (see `TransferredAction`).
+    /// vouches for (see `_transferred`).
     @usableFromInline
     @discardableResult
     func scheduleTransferred(_ action: @escaping () -> Void) -> Disposable? {
-        let work = TransferredAction(action)
-        return schedule { work.run() }
+        schedule(_transferred(action))
     }
 }
 
 extension DateScheduler {
     /// `schedule(after:action:)` for an action of Flare's own (see
-    /// `TransferredAction`).
+    /// `_transferred`).
     @usableFromInline
     @discardableResult
     func scheduleTransferred(after date: Date, action: @escaping () -> Void) -> Disposable? {
-        let work = TransferredAction(action)
-        return schedule(after: date) { work.run() }
+        schedule(after: date, action: _transferred(action))
     }
 
     /// `schedule(after:interval:leeway:action:)` for an action of Flare's
-    /// own (see `TransferredAction`).
+    /// own (see `_transferred`).
     @usableFromInline
     @discardableResult
     func scheduleTransferred(
         after date: Date, interval: DispatchTimeInterval, leeway: DispatchTimeInterval,
         action: @escaping () -> Void
     ) -> Disposable? {
-        let work = TransferredAction(action)
-        return schedule(after: date, interval: interval, leeway: leeway) { work.run() }
+        schedule(after: date, interval: interval, leeway: leeway, action: _transferred(action))
     }
 }
