@@ -237,7 +237,7 @@ func lookupScenarios() -> [LookupScenario] {
             let next = SignalProducer<Int, Never>(value: 1)
             return ({ SignalProducer<Int, Never>(value: $0).then(next).startWithValues { total.value &+= $0 } }, [total])
         },
-        LookupScenario(name: "SignalProducer(value:).take(until:) start", guarded: false) {
+        LookupScenario(name: "SignalProducer(value:).take(until:) start", guarded: true) {
             let total = Box()
             let trigger = SignalProducer<(), Never>.never
             return ({ SignalProducer<Int, Never>(value: $0).take(until: trigger).startWithValues { total.value &+= $0 } }, [total])

@@ -233,10 +233,21 @@ extension SignalProducer {
     }
 
     /// `Signal.take(during:)` on every run: completes the run when
-    /// `lifetime` ends. Its own serialization point per start (as on a
-    /// signal).
+    /// `lifetime` ends. A run started after `lifetime` ended is
+    /// `interrupted` at once, and this producer does not start: in
+    /// ReactiveSwift the run's signal has completed before the observer
+    /// attaches, which then receives `interrupted`. The run's observer
+    /// serializes the end of `lifetime` with this producer's events (no
+    /// signal per start).
     @inlinable
     public func take(during lifetime: Lifetime) -> SignalProducer<Value, Error> {
-        lift { $0.take(during: lifetime) }
+        SignalProducer { observer, runLifetime in
+            guard !lifetime.hasEnded else { return observer.sendInterrupted() }
+            // Weak, as on a signal: `lifetime` may outlive the run by far,
+            // and keeps this closure until its removed handlers are pruned.
+            runLifetime += lifetime.observeEnded { [weak observer] in observer?.sendCompleted() }
+            guard !runLifetime.hasEnded else { return }
+            runLifetime += self.start(observer)
+        }
     }
 }

@@ -126,7 +126,7 @@ extension SignalProducer {
     /// member such as `.init(value: ())` stand for the trigger.
     @inlinable
     public func take(until trigger: SignalProducer<(), Never>) -> SignalProducer<Value, Error> {
-        liftRight { left in { right in left.take(until: right) } }(trigger)
+        _take(until: trigger)
     }
 
     /// `take(until:)` with a trigger of any producer-convertible type.
@@ -134,7 +134,26 @@ extension SignalProducer {
     public func take<Trigger: SignalProducerConvertible>(
         until trigger: Trigger
     ) -> SignalProducer<Value, Error> where Trigger.Value == (), Trigger.Error == Never {
-        liftRight { left in { right in left.take(until: right) } }(trigger.producer)
+        _take(until: trigger.producer)
+    }
+
+    /// The body of `take(until:)` on a producer: the events of
+    /// `Signal.take(until:)`, with both runs observed directly by the run's
+    /// observer, which serializes them (no signal per start). The trigger
+    /// starts first; if it has ended the run by then, this producer does
+    /// not start.
+    @inlinable
+    func _take(until trigger: SignalProducer<(), Never>) -> SignalProducer<Value, Error> {
+        SignalProducer { observer, lifetime in
+            lifetime += trigger.start { event in
+                switch event {
+                case .value, .completed: observer.sendCompleted()
+                case .interrupted: break
+                }
+            }
+            guard !lifetime.hasEnded else { return }
+            lifetime += self.start(observer)
+        }
     }
 
     /// `Signal.take(untilReplacement:)` of a run of this producer and one of
