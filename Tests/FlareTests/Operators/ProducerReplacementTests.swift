@@ -165,7 +165,10 @@ struct ProducerReplacementTests {
         let second = Recorder<String>()
         source.producer.take(until: signalTrigger.output).start { second.append(describe($0)) }
         source.observer?.send(value: 3)
-        #expect(second.items == ["v3"])
+        // Ended, or the run (kept by the observer `source` holds) and the
+        // source (kept by the run's cleanup) would keep each other.
+        source.observer?.sendCompleted()
+        #expect(second.items == ["v3", "completed"])
         #expect(source.starts.count == 1)
     }
 
