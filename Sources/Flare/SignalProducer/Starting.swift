@@ -20,8 +20,8 @@ extension SignalProducer {
     /// `setup` miss nothing. Disposing the handle interrupts the run (see
     /// `start`); disposing it inside `setup` means the start handler never
     /// runs and the signal is interrupted. If the signal ends otherwise
-    /// (losing every observer and reference included), the run is
-    /// interrupted too.
+    /// (losing every observer and reference included, which cannot happen
+    /// before the start handler has run), the run is interrupted too.
     ///
     /// Thread-safety: as `start(_:)`; `setup` runs on the calling thread,
     /// before the start handler.
@@ -39,8 +39,13 @@ extension SignalProducer {
         let run = _makeRunObject(_depth + 1, nil)
         output.lifetime.observeEnded { run.interrupt() }
         _attach(run, _ProducerSink({ event in output.send(event) }, run: run, index: _depth))
-        let result = setup(Signal(_core: output), run)
-        run.startIfNotDisposed()
+        let signal = Signal(_core: output)
+        let result = setup(signal, run)
+        // The signal lives until the source has started, as in
+        // ReactiveSwift: a setup that kept no reference to it does not stop
+        // the start (its effects happen); the run is interrupted once the
+        // signal has gone, after it.
+        withExtendedLifetime(signal) { run.startIfNotDisposed() }
         return result
     }
 

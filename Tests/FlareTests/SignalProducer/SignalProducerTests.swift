@@ -130,6 +130,23 @@ struct SignalProducerTests {
         #expect(log.items == ["interrupted"])
     }
 
+    @Test("startWithSignal: a setup that keeps no reference to the signal still starts the source, then the run is interrupted")
+    func startWithSignalReleasedInSetup() {
+        let effects = Counter()
+        let cleanups = Counter()
+        SignalProducer<Int, Never> { _, lifetime in
+            effects.increment()
+            lifetime.observeEnded { cleanups.increment() }
+        }.startWithSignal { _, _ in }
+        #expect(effects.count == 1)
+        #expect(cleanups.count == 1)
+        // ReactiveSwift's SignalProducerSpec: side effects of a synchronous
+        // source run though the signal was not kept.
+        let values = Recorder<Int>()
+        SignalProducer<Int, Never>(value: 42).on(value: { values.append($0) }).startWithSignal { _, _ in }
+        #expect(values.items == [42])
+    }
+
     @Test("dispose from inside the start handler: interrupted, cleanup once, later sends ignored")
     func disposeInsideStartHandler() {
         let cleanups = Counter()
