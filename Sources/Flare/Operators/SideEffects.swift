@@ -75,8 +75,9 @@ extension SignalProducer {
     /// through; `disposed` runs once per run, when the run ends (terminal
     /// event, disposal, or an operator ending it). Also `starting`, called
     /// at each start before the start handler runs, and `started`, after it
-    /// returned. One link per start (plus, with `starting` or `started`, a
-    /// run of its own around it).
+    /// returned (both on the starting thread; neither if the run was
+    /// disposed before it started). One link per start; `starting` and
+    /// `started` are hooks of the run, not links.
     @inlinable
     public func on(
         starting: (() -> Void)? = nil,
@@ -93,10 +94,11 @@ extension SignalProducer {
             event: event, failed: failed, completed: completed, interrupted: interrupted,
             terminated: terminated, disposed: disposed, value: value))
         guard starting != nil || started != nil else { return lifted }
-        return SignalProducer { observer, lifetime in
-            starting?()
-            lifetime += lifted.start(observer)
-            started?()
+        // No link of its own: hooks the run calls around its source's start.
+        let (onStarting, onStarted) = (starting ?? {}, started ?? {})
+        return SignalProducer(_depth: lifted._depth, makeRunObject: lifted._makeRunObject) { run, sink in
+            run.addStartHooks(starting: onStarting, started: onStarted)
+            lifted._attach(run, sink)
         }
     }
 }

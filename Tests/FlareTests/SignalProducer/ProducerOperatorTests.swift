@@ -187,6 +187,47 @@ struct ProducerOperatorTests {
         #expect(disposed.count == 1)
     }
 
+    @Test("on(starting:started:): nested hooks in start order, once per attempt, none for a run disposed before it started, released once run")
+    func startHooks() {
+        final class Marker: Sendable {}
+        let log = Recorder<String>()
+        let attempts = Counter()
+        let producer = SignalProducer<Int, TestError> { observer, _ in
+            attempts.increment()
+            log.append("handler \(attempts.count)")
+            if attempts.count < 2 { observer.send(error: TestError(code: 1)) } else { observer.send(value: 7); observer.sendCompleted() }
+        }
+        .on(starting: { log.append("inner starting") }, started: { log.append("inner started") })
+        .map { $0 * 2 }
+        .on(starting: { log.append("outer starting") }, started: { log.append("outer started") })
+        producer.retry(upTo: 1).start { log.append(describe($0)) }
+        #expect(log.items == [
+            "outer starting", "inner starting", "handler 1", "inner started", "outer started",
+            "outer starting", "inner starting", "handler 2", "v14", "completed", "inner started", "outer started",
+        ])
+
+        let skipped = Recorder<String>()
+        SignalProducer<Int, Never>(value: 1)
+            .on(starting: { skipped.append("starting") }, started: { skipped.append("started") })
+            .startWithSignal { signal, interrupter in
+                signal.observe { skipped.append(describe($0)) }
+                interrupter.dispose()
+            }
+        #expect(skipped.items == ["interrupted"])
+
+        weak var weakMarker: Marker?
+        let handle: Disposable
+        do {
+            let marker = Marker()
+            weakMarker = marker
+            handle = SignalProducer<Int, Never>.never
+                .on(starting: { withExtendedLifetime(marker) {} }, started: { withExtendedLifetime(marker) {} })
+                .start()
+        }
+        #expect(weakMarker == nil)
+        handle.dispose()
+    }
+
     @Test("take(first: 0) interrupts every start at once, without starting upstream")
     func takeNone() {
         let starts = Counter()

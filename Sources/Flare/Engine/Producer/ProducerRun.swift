@@ -43,6 +43,13 @@ class _ProducerRun: Disposable, @unchecked Sendable {
     @exclusivity(unchecked)
     final var relayObject: Unmanaged<AnyObject>?
 
+    /// What the chain's `on(starting:started:)` links run around the
+    /// source's start (see `addStartHooks`); nil for almost every run. Set
+    /// by the links' attach, before the run is handed out; taken when the
+    /// run starts.
+    @exclusivity(unchecked)
+    private var startHooks: _StartHooks?
+
     /// A start-handler run's own lifetime (`adoptLifetime`), from the start.
     @exclusivity(unchecked)
     private var sourceLifetime: Lifetime?
@@ -210,6 +217,23 @@ class _ProducerRun: Disposable, @unchecked Sendable {
         sourceEntry = entry
     }
 
+    /// Adds the hooks of an `on(starting:started:)` link: `starting` runs
+    /// right before the source starts, `started` right after it returned.
+    /// Links attach from the observer back to the source, so a link attached
+    /// later is nearer the source: its `starting` runs after, and its
+    /// `started` before, those of the links attached earlier, as when each
+    /// link's producer starts the next.
+    @usableFromInline
+    final func addStartHooks(starting: @escaping () -> Void, started: @escaping () -> Void) {
+        if let hooks = startHooks {
+            let (outerStarting, outerStarted) = (hooks.starting, hooks.started)
+            hooks.starting = { outerStarting(); starting() }
+            hooks.started = { started(); outerStarted() }
+        } else {
+            startHooks = _StartHooks(starting: starting, started: started)
+        }
+    }
+
     /// A relaying source has delivered its terminal event: ends the run's
     /// lifetime, if one was made. Called where the source delivers (its
     /// deliveries are serialized), as `lifetime` is read.
@@ -272,9 +296,29 @@ class _ProducerRun: Disposable, @unchecked Sendable {
         earlyLifetime?.token.dispose()
     }
 
-    /// Runs the source's start handler, unless the run was disposed first.
+    /// Runs the source's start handler, unless the run was disposed first
+    /// (and, around it, the chain's start hooks: see `startHooks`).
     @usableFromInline
     final func startIfNotDisposed() {
+        if _slowPath(startHooks != nil) { return startWithHooks() }
+        startSource()
+    }
+
+    /// `startIfNotDisposed` for a run whose chain has start hooks: takes
+    /// them (so that the run does not keep them), and unless the run was
+    /// disposed first, runs `starting` right before the source starts and
+    /// `started` right after (once a synchronous source has sent everything).
+    @inline(never)
+    private final func startWithHooks() {
+        let hooks = startHooks.take().unsafelyUnwrapped
+        let runsHooks = !isDisposed
+        if runsHooks { hooks.starting() }
+        startSource()
+        if runsHooks { hooks.started() }
+    }
+
+    /// Starts the source (which does nothing if the run was disposed first).
+    private final func startSource() {
         switch sourceKind {
         case .synchronous: return startSynchronous()
         case .handler:
@@ -346,5 +390,18 @@ class _ProducerRun: Disposable, @unchecked Sendable {
     final func dispose() {
         guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         interrupt()
+    }
+}
+
+/// The start hooks of a run (`_ProducerRun.addStartHooks`).
+@usableFromInline
+final class _StartHooks {
+    @usableFromInline var starting: () -> Void
+    @usableFromInline var started: () -> Void
+
+    @usableFromInline
+    init(starting: @escaping () -> Void, started: @escaping () -> Void) {
+        self.starting = starting
+        self.started = started
     }
 }
