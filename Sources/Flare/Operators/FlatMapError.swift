@@ -17,14 +17,7 @@ extension Signal {
         Signal<Value, F> { observer, lifetime in
             // Only one source sends at a time: the replacement starts after
             // this signal's last event. No state is shared, nothing to lock.
-            lifetime += self.observe { event in
-                switch event {
-                case let .value(value): observer.send(value: value)
-                case let .failed(error): lifetime += transform(error).start(observer)
-                case .completed: observer.sendCompleted()
-                case .interrupted: observer.sendInterrupted()
-                }
-            }
+            lifetime += self.observe(_replacingFailure(into: observer, during: lifetime, transform))
         }
     }
 
@@ -79,14 +72,26 @@ extension SignalProducer {
     @inlinable
     func _flatMapError<F>(_ transform: @escaping (Error) -> SignalProducer<Value, F>) -> SignalProducer<Value, F> {
         SignalProducer<Value, F> { observer, lifetime in
-            lifetime += self.start { event in
-                switch event {
-                case let .value(value): observer.send(value: value)
-                case let .failed(error): lifetime += transform(error).start(observer)
-                case .completed: observer.sendCompleted()
-                case .interrupted: observer.sendInterrupted()
-                }
-            }
+            lifetime += self.start(_replacingFailure(into: observer, during: lifetime, transform))
+        }
+    }
+}
+
+/// What `flatMapError` does with each event of its source (a signal's, or a
+/// producer's run): values, `completed` and `interrupted` go to `observer`;
+/// the failure starts the replacement into `observer`, disposed when
+/// `lifetime` ends.
+@inlinable
+func _replacingFailure<Value, Error: Swift.Error, F: Swift.Error>(
+    into observer: Signal<Value, F>.Observer, during lifetime: Lifetime,
+    _ transform: @escaping (Error) -> SignalProducer<Value, F>
+) -> (Signal<Value, Error>.Event) -> Void {
+    { event in
+        switch event {
+        case let .value(value): observer.send(value: value)
+        case let .failed(error): lifetime += transform(error).start(observer)
+        case .completed: observer.sendCompleted()
+        case .interrupted: observer.sendInterrupted()
         }
     }
 }
