@@ -16,10 +16,14 @@
 #include <stdlib.h>
 
 typedef struct cache_entry {
-    /** The word the batch was last pushed on, or NULL: the thread may
-     *  append to it only while this names the word (I4). */
+    /** The word the batch was last pushed on, or NULL (its event moved to
+     *  another batch): the thread appends to it only while this names the
+     *  word and the word's top is the batch (I4). */
     flare_serial *serial;
     flare_batch *batch;
+    /** The batch pushed before `batch`, which its drainer may still be
+     *  delivering, kept for reuse once it is done (I6), or NULL. */
+    flare_batch *spare;
 } cache_entry;
 
 typedef struct batch_cache {
@@ -41,7 +45,10 @@ void flare_batch_unref(flare_batch *b) {
 static void on_thread_exit(void *value) {
     batch_cache *c = value;
     for (unsigned int i = 0; i < FLARE_BATCH_CACHE; i++)
+    {
         if (c->entries[i].batch) flare_batch_unref(c->entries[i].batch);
+        if (c->entries[i].spare) flare_batch_unref(c->entries[i].spare);
+    }
     free(c);
     mine = NULL;
 }
@@ -70,8 +77,7 @@ static batch_cache *cache(void) {
 
 /* The entry for `s`: the one that names it, or another one renamed
  * (`*renamed`: its batch, if any, is not open for `s`, whatever its state:
- * it was pushed on another word, or on `s` before a send by another path,
- * I4). */
+ * it was pushed on another word). */
 static unsigned int entry_for(batch_cache *c, flare_serial *s, bool *renamed) {
     unsigned int free_one = FLARE_BATCH_CACHE;
     *renamed = false;
@@ -104,14 +110,30 @@ static flare_batch *allocate(void) {
  * published. */
 static bool owned_alone(flare_batch *b) { return AO_load_acquire(&b->refs) == 1; }
 
-/* A batch the thread owns alone, unpublished, for events of `size` bytes:
- * the entry's own if its drainer is done with it, else a new one (the
- * entry's reference to the old one is dropped: its drainer frees it). */
-static flare_batch *fresh(flare_serial *s, cache_entry *e, unsigned int size) {
+/* A batch the thread owns alone, unpublished, for events of `size` bytes,
+ * or NULL (the caller takes the node path). The entry's two batches take
+ * turns: while the drainer delivers the one pushed before, the sender fills
+ * the other, and the drainer is done with the older one by the time it
+ * takes the newer one (it takes the word's stack only once it has moved
+ * past everything it took before, D3). A batch is reused once its drainer
+ * dropped its reference. If neither is free, a full batch (`full`: the
+ * entry's batch filled up, its drainer far behind) is followed by a new
+ * one, the entry dropping its reference to the older (its drainer frees
+ * it): a full batch costs less per event than nodes. A batch that lost its
+ * turn to other senders' pushes before it filled is followed by nodes, not
+ * by a third batch: a thread keeps at most two batches per word that are
+ * not full, whatever the interleaving (I6). */
+static flare_batch *fresh(flare_serial *s, cache_entry *e, unsigned int size, bool full) {
     flare_batch *b = e->batch;
     if (b && !owned_alone(b)) {
-        flare_batch_unref(b);
-        b = NULL;
+        flare_batch *other = e->spare;
+        if (other && !owned_alone(other)) {
+            if (!full) return NULL;
+            flare_batch_unref(other);
+            other = NULL;
+        }
+        e->spare = b;
+        b = other;
     }
     if (!b) b = allocate();
     e->batch = b;
@@ -150,13 +172,18 @@ flare_batch_result flare_batch_begin(flare_serial *s, size_t size, flare_batch_s
     tx->moved_to = NULL;
     tx->old = NULL;
     /* B1. Relaxed: the state is the thread's own last write, or the
-     * drainer's seal, which only stops the thread from appending. */
+     * drainer's seal, which only stops the thread from appending. The
+     * word is read relaxed too: a push that happens before this send is
+     * ordered before the read (write-read coherence), so the read shows it
+     * or a later value, never `b` (I4). */
     flare_batch *b = e->batch;
     AO_t st = b && !renamed ? AO_load(&b->state) : FLARE_BATCH_SEALED;
-    if (!(st & FLARE_BATCH_SEALED) && flare_batch_count(st) < b->capacity && b->size == slot_size) {
+    if (!(st & FLARE_BATCH_SEALED) && flare_batch_count(st) < b->capacity && b->size == slot_size &&
+        AO_load(&s->word) == (AO_t)b) {
         tx->seen = st;
     } else {
-        b = fresh(s, e, slot_size);
+        b = fresh(s, e, slot_size, b && !renamed && flare_batch_count(st) >= b->capacity / 4);
+        if (!b) return FLARE_BATCH_NODE;
         st = 0;
         tx->seen = 0;
     }
@@ -220,10 +247,4 @@ flare_batch_result flare_batch_commit(flare_batch_send *tx) {
         AO_store(&b->refs, 1);
         return FLARE_BATCH_CLOSED;
     }
-}
-
-void flare_batch_forget(flare_serial *s) {
-    if (!mine) return;
-    for (unsigned int i = 0; i < FLARE_BATCH_CACHE; i++)
-        if (mine->entries[i].serial == s) mine->entries[i].serial = NULL;
 }

@@ -14,7 +14,13 @@
  * values. With REENTRANT, the observer sends a value from inside the
  * delivery of sender 0's first value: the holder takes the node path.
  * A batch holds CAP slots; each sender owns NBS batch memories (the
- * allocator: a fresh batch is one with no reference left).
+ * allocator: a fresh batch is one with no reference left) and keeps two in
+ * its cache entry, `cur` and `spare` (batch.c `fresh`): a fresh batch is
+ * whichever of them its drainer released, a new one if the entry's batch
+ * is dense (DENSE events or more: the C code's capacity / 4; here a full
+ * batch, so that the fallback below is reached), else the value takes the
+ * node path (reserving a credit of the queue limit as flare_queue_kind
+ * does, a counted node returning it when delivered).
  *
  * Granularity: every atomic instruction of the C code is one step (the
  * state's CAS, the push, the take, a reference drop); a slot's write and
@@ -29,6 +35,10 @@
  *   - every value delivered exactly once, FIFO per sender, none after the
  *     terminal event; without TERMINAL all of them; a slot is never read
  *     before its event was written (I1, I2);
+ *   - the order of sends (I4): a value whose send began after another
+ *     sender's value's send returned (the reentrant one's too) is
+ *     delivered after it (`snap`: what each send saw completed when it
+ *     began);
  *   - `interrupted` overtakes: no value delivery begins after the
  *     interrupting send returned (contract 8);
  *   - a batch is never touched after it was freed, and every batch is
@@ -43,7 +53,9 @@
  *              event (taken before it is published, B5);
  *   MUT_ORDER  the drainer moves past a batch and drops its reference
  *              before it seals it (D3 before D2);
- *   MUT_FORGET a terminal send does not forget the sender's batch (I4).
+ *   MUT_LAST   B1 appends to an open batch that is no longer the word's
+ *              top (I4): caught by the order of sends, with a reentrant
+ *              send or a terminal event pushed after the batch.
  */
 
 #ifndef S0_VALUES
@@ -76,8 +88,11 @@
 #ifndef MUT_ORDER
 #define MUT_ORDER 0
 #endif
-#ifndef MUT_FORGET
-#define MUT_FORGET 0
+#ifndef MUT_LAST
+#define MUT_LAST 0
+#endif
+#ifndef DENSE
+#define DENSE CAP
 #endif
 
 #define IDLE 0
@@ -85,13 +100,15 @@
 #define CLOSED 2
 #define NONE 255
 
-#define NBS 3              /* batch memories per sender */
-#define NB 6
+#define NBS 4              /* batch memories per sender */
+#define NB 8
 #define MAXN 10
 /* Items: a value is 1 + sender * 16 + seq (sender 2: the reentrant one);
- * TERM and INTR are terminal nodes; BATCH + id a batch. */
-#define TERM 100
-#define INTR 101
+ * COUNTED + value a value's counted node; TERM and INTR are terminal
+ * nodes; BATCH + id a batch. */
+#define COUNTED 64
+#define TERM 120
+#define INTR 121
 #define BATCH 128
 
 byte word = IDLE;
@@ -113,12 +130,18 @@ byte refs[NB];
 bool counted[NB];
 byte slot[NB * CAP];
 
-/* Each sender's cache entry: its batch (its reference) and whether the
- * entry names the word (I4). */
+/* Each sender's cache entry: its batch and the one before (its
+ * references), and whether the entry names the word. */
 byte cur[2];
+byte spare[2];
 bool named[2];
 
 byte next_seq[3];
+/* Values whose sends returned, per sender (2: the reentrant one); and, per
+ * value of senders 0 and 1 (sender * 4 + seq), the other sender's count
+ * and the reentrant one's (* 16) when its send began. */
+byte completed[3];
+byte snap[8];
 byte received = 0;
 bool terminated = false;
 
@@ -140,6 +163,12 @@ inline observe(v) {
         :: else ->
             snd = (v - 1) / 16; seq = (v - 1) % 16;
             assert(seq == next_seq[snd]);
+            if
+            :: snd < 2 ->
+                assert(next_seq[1 - snd] >= snap[snd * 4 + seq] % 16);
+                assert(next_seq[2] >= snap[snd * 4 + seq] / 16)
+            :: else -> skip
+            fi;
             next_seq[snd]++;
             received++
         fi
@@ -149,7 +178,8 @@ inline observe(v) {
         atomic {
             assert(word == BUSY && owner == me && stkn < MAXN);
             stk[stkn] = 1 + 2 * 16; stkn++
-        }
+        };
+        completed[2]++
     :: else -> skip
     fi
 }
@@ -288,6 +318,10 @@ inline hold_and_drain(v0) {
                 fi
             };
             if
+            :: !stop && v > COUNTED && v < TERM -> v = v - COUNTED; give_back(1)
+            :: else -> skip
+            fi;
+            if
             :: !stop -> observe(v); t = (v == TERM)
             :: else -> skip
             fi
@@ -334,7 +368,7 @@ inline take_credits(b, c) {
 }
 
 proctype Sender(byte me; byte nvals) {
-    byte k = 0, v, w, bb, snd, seq, b, b2, seen, got, n, tk, bi, bn, unused, hj, ti, nb;
+    byte k = 0, v, w, bb, snd, seq, b, b2, b3, seen, got, n, tk, bi, bn, unused, hj, ti, nb;
     bool ok, gone, t, stop, inb, done, released, open;
     byte took[MAXN];
     byte r;
@@ -346,6 +380,10 @@ proctype Sender(byte me; byte nvals) {
         :: else -> v = 1 + me * 16 + k - (k > nvals)   /* the value after the terminal: seq nvals */
         fi;
         k++;
+        if
+        :: v < TERM -> snap[me * 4 + (v - 1) % 16] = completed[1 - me] + 16 * completed[2]
+        :: else -> skip
+        fi;
         /* send: flare_serial_try_acquire */
         atomic {
             if
@@ -359,11 +397,7 @@ proctype Sender(byte me; byte nvals) {
         fi;
         if
         :: v == TERM || v == INTR ->
-            /* flare_queue_kind: forget the batch (I4), request the interrupt, push */
-            if
-            :: !MUT_FORGET -> named[me] = false
-            :: else -> skip
-            fi;
+            /* flare_queue_kind: request the interrupt, push */
             if
             :: v == INTR -> intr = true
             :: else -> skip
@@ -386,11 +420,13 @@ proctype Sender(byte me; byte nvals) {
             goto next
         :: else -> skip
         fi;
-        /* B1: the open batch, or a fresh one */
+        /* B1: the open batch (not sealed, not full, the word's top), or a
+         * fresh one, or the node path */
         got = 0; gone = false;
         b = cur[me];
         atomic {
-            open = named[me] && b != NONE && !sealed[b] && cnt[b] < CAP;
+            open = named[me] && b != NONE && !sealed[b] && cnt[b] < CAP &&
+                   (MUT_LAST || (stkn > 0 && stk[stkn - 1] == BATCH + b));
             if
             :: open -> seen = cnt[b]
             :: else -> seen = 0
@@ -398,8 +434,16 @@ proctype Sender(byte me; byte nvals) {
         };
         if
         :: !open ->
+            /* batch.c fresh */
             if
-            :: b != NONE && refs[b] != 1 -> unref(b); b = NONE
+            :: b != NONE && refs[b] != 1 ->
+                b3 = spare[me];
+                if
+                :: b3 != NONE && refs[b3] != 1 && named[me] && cnt[b] >= DENSE -> unref(b3); b3 = NONE
+                :: b3 != NONE && refs[b3] != 1 && !(named[me] && cnt[b] >= DENSE) -> goto node
+                :: else -> skip
+                fi;
+                spare[me] = b; b = b3; b3 = 0
             :: else -> skip
             fi;
             if
@@ -486,20 +530,62 @@ proctype Sender(byte me; byte nvals) {
         :: r == 3 -> atomic { sealed[b] = true; refs[b] = 1; slot[b * CAP] = 0 }
         :: else -> skip
         fi;
+        goto next;
+node:
+        /* The node path for a value (flare_queue_kind, flare_serial_push):
+         * a credit first if the queue has a limit, then the push. */
+        b3 = 0;
+        if
+        :: lim != 0 ->
+            atomic { tk = tickets; tickets++ };
+            do
+            :: atomic { lim != 0 && tk - freed < lim -> got = 1; outstanding++; assert(outstanding <= LIMIT) }; break
+            :: word == CLOSED -> gone = true; break
+            od
+        :: else -> skip
+        fi;
+        if
+        :: gone -> goto next
+        :: else -> skip
+        fi;
+        atomic {
+            if
+            :: word == CLOSED -> r = 3
+            :: word == IDLE -> word = BUSY; owner = me; r = 1
+            :: else -> assert(stkn < MAXN); stk[stkn] = v + got * COUNTED; stkn++; r = 0
+            fi
+        };
+        if
+        :: r == 1 ->
+            if
+            :: got > 0 -> give_back(got)
+            :: else -> skip
+            fi;
+            hold_and_drain(v)
+        :: else -> skip
+        fi;
 next:
+        if
+        :: v != 0 && v < TERM -> completed[me]++
+        :: else -> skip
+        fi;
         atomic { v = 0; ok = false; open = false; got = 0; gone = false; seen = 0; b = NONE; b2 = 0; n = 0; tk = 0; r = 0 }
     :: else -> break
     od;
-    /* the thread exits: its cache drops its batch (batch.c on_thread_exit) */
+    /* the thread exits: its cache drops its batches (batch.c on_thread_exit) */
     if
     :: cur[me] != NONE -> unref(cur[me])
+    :: else -> skip
+    fi;
+    if
+    :: spare[me] != NONE -> unref(spare[me])
     :: else -> skip
     fi
 }
 
 init {
     atomic {
-        cur[0] = NONE; cur[1] = NONE;
+        cur[0] = NONE; cur[1] = NONE; spare[0] = NONE; spare[1] = NONE;
         run Sender(0, S0_VALUES);
         run Sender(1, S1_VALUES)
     };

@@ -151,7 +151,11 @@ check "batch: reentrant send, completed, limit 1" "$safety -w" "-m200000" -DTERM
 check "batch: interrupted during batches, limit 2" "$safety -w" "-m200000" -DTERMINAL=2 -DLIMIT=2
 check "batch: interrupted during batches, reentrant, 2 / 3" \
     "$safety -w" "-m200000" -DTERMINAL=2 -DREENTRANT=1 -DS1_VALUES=3
-for mutation in "MUT_FENCE=1" "MUT_EARLY=1" "MUT_ORDER=1" "MUT_FORGET=1 -DTERMINAL=1"; do
+# The reentrant push ends sender 1's batch's turn while its other batch is
+# in flight: its next value takes the node path, counted.
+check "batch: reentrant send, limit 2, 2 / 3 (counted nodes)" \
+    "$safety -w" "-m200000" -DREENTRANT=1 -DS1_VALUES=3 -DLIMIT=2
+for mutation in "MUT_FENCE=1" "MUT_EARLY=1" "MUT_ORDER=1" "MUT_LAST=1 -DREENTRANT=1" "MUT_LAST=1 -DTERMINAL=1"; do
     # shellcheck disable=SC2086
     caught "batch: mutation $mutation" -D$mutation
 done

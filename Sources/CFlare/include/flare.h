@@ -49,9 +49,8 @@
  *     flare_core_retain, flare_core_release, flare_core_abandon (the caller
  *     that dropped the last retainer), flare_core_request_interrupt,
  *     flare_core_is_alive, flare_node_alloc, flare_node_free,
- *     flare_node_pool_bytes, flare_serial_reserve_n, flare_batch_begin,
- *     flare_batch_commit and flare_batch_forget (each thread on its own
- *     batches),
+ *     flare_node_pool_bytes, flare_serial_reserve_n, flare_batch_begin
+ *     and flare_batch_commit (each thread on its own batches),
  *     flare_queue_kind (flare_drain.h), flare_entry_claim by an
  *     attacher on its own entry that flare_core_attach refused, and the
  *     diagnostics flare_serial_debug_state, flare_waits_debug_waiting_for

@@ -6,26 +6,32 @@
  * a block of slots owned by the sending thread. The batch is pushed on the
  * word once, as one node, when it gets its first event; later events of the
  * same thread are appended to it with a CAS on the batch's own `state`,
- * a line the drainer reads only when it has caught up with the batch. The
- * drainer takes the batch whole, with the stack that holds it, delivers its
- * slots in order and, when it has caught up, seals it; the sender then
- * starts a new batch. So a contended event costs a write into a slot and a
- * CAS on a line its sender already holds, and its ticket of the queue limit
- * is taken in groups.
+ * a line the drainer reads only when it has caught up with the batch, for
+ * as long as the batch is the word's top: nothing was pushed on the word
+ * since, and the drainer has not taken it. The drainer takes the batch
+ * whole, with the stack that holds it, delivers its slots in order and,
+ * when it has caught up, seals it; a sender whose batch is no longer the
+ * top starts a new one. So a contended event costs a write into a slot, a
+ * read of the word and a CAS on a line its sender already holds, and its
+ * ticket of the queue limit is taken in groups; while one thread delivers,
+ * each other sender fills one batch per stack the drainer takes.
  *
- * The order of delivery is each thread's order, not the order of the
- * sends: a value appended to an older batch overtakes what other threads
- * pushed since, even what happened before it. The Swift layer needs the
- * order of sends (docs/core-algorithm.md §2a) and does not call this yet.
+ * The order of delivery is the order of the sends (I4): an event whose
+ * send began after another's returned, on any thread, is delivered after
+ * it, as on the node path. An append to a batch that was no longer the
+ * top would overtake what was pushed since, some of which may happen
+ * before it (flatten's funnel receives an inner's values from whichever
+ * thread delivers that inner).
  *
  * The protocol, each step once (batch.c: the sender's part; flare_drain.h:
  * the drainer's):
  *
  *   sender, a value, the word held by another thread (flare_batch_begin):
  *     B1  if the thread's cache has an open batch b for this word (not
- *         sealed, not full), its next slot is count(b.state); else a fresh
- *         batch (never published, or sealed and released by its drainer:
- *         the sender owns it alone) with slot 0.
+ *         sealed, not full, and the word's top: the word reads b), its
+ *         next slot is count(b.state); else a fresh batch (never
+ *         published, or sealed and released by its drainer: the sender
+ *         owns it alone) with slot 0.
  *     B2  if the queue has a limit and b has no unused credit (credits ==
  *         count), take n tickets at once (flare_serial_reserve_n), waiting
  *         as any limited sender (flare_serial_wait, waits.h).
@@ -66,13 +72,19 @@
  *       reached only with nothing left). Hence a sender whose open batch
  *       is unsealed finds the word held by someone else, and a thread that
  *       holds the word has no open batch on it.
- *   I4  per-sender order: a thread appends only to the batch it pushed
- *       last on that word, and only while it sent nothing to the word by
- *       another path since (flare_batch_forget: a terminal event, an
- *       interrupt, a reentrant send). Its next batch is pushed after it
- *       saw the seal, so after its drainer took the previous one: the
- *       drainer delivers the previous batch whole first. A send that
- *       acquires the word finds its batches sealed and delivered (I3).
+ *   I4  order of sends: a thread appends only to the batch that B1 read
+ *       as the word's top. Every node and batch pushed on the word later
+ *       in the word's modification order is delivered after b's slots, so
+ *       the append is ordered as a push at B1's read would be, and that
+ *       read lies inside the send. A push that happens before the send
+ *       precedes that read in the word's modification order (write-read
+ *       coherence), so B1 does not read b and the send starts a batch
+ *       pushed after it: a send that began after another returned is
+ *       delivered after it. This covers the sender's own other sends (a
+ *       terminal event, an interrupt, a reentrant send: each pushes a
+ *       node or holds the word, so the word no longer reads b) and the
+ *       drainer's take (the word reads BUSY). A send that acquires the
+ *       word finds its batches sealed and delivered (I3).
  *   I5  exactly once: each slot below the sealed count is delivered or
  *       dropped once (D1 advances `done` past it); a slot above it was
  *       never counted, and its event was moved (B4) or dropped.
@@ -204,12 +216,6 @@ flare_batch_result flare_batch_commit(flare_batch_send *tx);
 static inline void flare_batch_return_own_credits(const flare_batch_send *tx) {
     if (tx->credits != 0) flare_serial_return_slots(tx->serial, tx->credits);
 }
-
-/**
- * I4: the calling thread sends into `s` by another path than its batch (a
- * terminal event, an interrupt): it stops appending to its batch on `s`.
- */
-void flare_batch_forget(flare_serial *s);
 
 /**
  * D3: the drainer is done with `b` (sealed, every slot delivered or

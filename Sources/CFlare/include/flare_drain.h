@@ -98,9 +98,6 @@ static inline intptr_t flare_queue_kind(flare_core *c, flare_event_class event) 
             return FLARE_NODE_EVENT;
         }
     }
-    /* I4 (flare_batch.h): the caller's values sent after this event must
-     * not join a batch pushed before it. */
-    flare_batch_forget(s);
     if (event == FLARE_EVENT_INTERRUPTED) flare_core_request_interrupt(c);
     return FLARE_NODE_EVENT;
 }
