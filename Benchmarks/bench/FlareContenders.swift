@@ -24,10 +24,13 @@ extension FlareContenderBase {
         signal.observeValues { sink.add($0) }
     }
 
-    /// A queued event node: a 16-byte header, then the event, from the
-    /// node pool's 32-byte size classes.
+    /// A value queued behind another thread's delivery: a slot of the
+    /// sending thread's batch (flare_batch.h), the event rounded up to 16
+    /// bytes (the batch's 64-byte header is shared by up to 128 slots).
+    /// A value whose thread has both its batches in flight takes a 32-byte
+    /// node instead (batch.c `fresh`): a lower bound, then.
     static var bytesPerQueuedEvent: Int {
-        (16 + MemoryLayout<Signal<Int, Never>.Event>.size + 31) / 32 * 32
+        (MemoryLayout<Signal<Int, Never>.Event>.size + 15) / 16 * 16
     }
 
     static func dispose(_ handle: Handle) { handle.dispose() }

@@ -20,10 +20,13 @@ import CFlare
 //     `FLARE_PUSH_ACQUIRED`) and does it at once, or queues it as a node
 //     behind the holder (`FLARE_PUSH_QUEUED`), which does it before letting
 //     go: "run now if idle, else queue behind the delivery"
-//     (`send`, `acquireOrQueue`). Nothing waits for the word itself; a
-//     value sent from another thread may wait for a slot of the queue
-//     limit before it queues (`flare_serial_reserve`, contract 9), never
-//     while holding this word (waits.h); commands never wait.
+//     (`send`, `acquireOrQueue`). A value sent while another thread holds
+//     the word goes into the sending thread's batch instead of a node of
+//     its own (flare_batch.h, `_EventSlot.send`). Nothing waits for the
+//     word itself; a value sent from another thread may wait for credits
+//     of the queue limit before it queues (`flare_serial_reserve_n`,
+//     contract 9), never while holding this word (waits.h); commands never
+//     wait.
 // W3. The holder leaves only through `flare_serial_release`: what it
 //     returns was queued meanwhile and is drained (`drain`) before the word
 //     is idle again, in FIFO order, `interrupted` first when one was
@@ -135,18 +138,17 @@ extension _SerialDriver {
     /// The contended or reentrant send: queues `event` behind the drain in
     /// progress. Out of line, but `@inlinable` like everything a drain runs.
     ///
-    /// Every queued event is a node of its own, pushed when it is sent, so
-    /// the queue's order is the order of the sends: an event sent after
-    /// another (on any thread, once that send returned) is delivered after
-    /// it. The core's batches (flare_batch.h) are not used here: a value
-    /// appended to a batch this thread pushed earlier would overtake events
-    /// queued since by other threads, among them events that happen before
-    /// it (an inner's values forwarded into flatten's funnel by whichever
-    /// thread delivers that inner). A value takes a slot of the queue limit
-    /// first, waiting for one if the queue is full, unless this thread is
-    /// the one delivering (a reentrant send, or one from inside the
-    /// domain's delivery through an operator): see `flare_serial_reserve`.
-    /// Terminal events never wait. The core decides what to queue (`flare_queue_kind`:
+    /// A value sent while another thread delivers goes into this thread's
+    /// batch (`_EventSlot.send`), taking credits of the queue limit in
+    /// groups and waiting for them if the queue is full. The queue's order
+    /// is still the order of the sends: an event sent after another one's
+    /// send returned, on any thread, is delivered after it (the core
+    /// appends to a batch only while it is the word's top, flare_batch.h
+    /// I4), which per-inner order in flatten's funnel relies on. A value sent by
+    /// the thread that is delivering (a reentrant send, or one from inside
+    /// the domain's delivery through an operator) is queued in a node of
+    /// its own and never waits (see `flare_serial_reserve`); nor do
+    /// terminal events. The core decides what to queue (`flare_queue_kind`:
     /// drop the event once the word is closed; for `interrupted`, request
     /// prompt interruption, which the drainer honours before anything
     /// still queued, see `drain`).
@@ -154,6 +156,19 @@ extension _SerialDriver {
     @inline(never)
     func sendQueued(_ event: Signal<Value, Error>.Event) {
         let serial = serial
+        // A reentrant send (this thread holds the word) takes the node path
+        // without entering the core's batch code, which would answer NODE.
+        if case .value = event, !flare_serial_held_by_caller(serial) {
+            switch _EventSlot.send(event, serial: serial) {
+            case .done:
+                return
+            case .acquired(let own):
+                deliverAndLeave(own)
+                return
+            case .node:
+                break
+            }
+        }
         let kind = flare_queue_kind(drainCore, Self.eventClass(event))
         if kind == Int(FLARE_QUEUE_DROP) { return }
         let node = _EventNode.make(event, kind: UInt(bitPattern: kind), serial: serial)
@@ -245,10 +260,20 @@ extension _SerialDriver {
                     finishTermination(pending: d.next)
                     return
                 }
+            case FLARE_DRAIN_DELIVER_SLOT:
+                if !drainingBatch { drainingBatch = true }
+                let event = _EventSlot<Signal<Value, Error>.Event>.take(d.slot.unsafelyUnwrapped, counted: d.counted, serial: serial)
+                flare_drain_taken(&d)
+                if deliver(event) {
+                    finishTermination(pending: d.next)
+                    return
+                }
             case FLARE_DRAIN_RELEASE:
                 _releaseObserverContext(d.ctx)
             case FLARE_DRAIN_INTERRUPT:
-                _EventNode<Signal<Value, Error>.Event>.drop(d.node.unsafelyUnwrapped, serial: serial)
+                // Before a batch's slot there is no node: the slot stays
+                // queued, and the termination drops it.
+                if let node = d.node { _EventNode<Signal<Value, Error>.Event>.drop(node, serial: serial) }
                 interruptPromptly(pending: d.next)
                 return
             default:
@@ -284,6 +309,8 @@ extension _SerialDriver {
             switch flare_drain_next_closed(&d) {
             case FLARE_DRAIN_DROP:
                 _EventNode<Signal<Value, Error>.Event>.drop(d.node.unsafelyUnwrapped, serial: serial)
+            case FLARE_DRAIN_DROP_SLOT:
+                _EventSlot<Signal<Value, Error>.Event>.drop(d.slot.unsafelyUnwrapped, counted: d.counted, serial: serial)
             case FLARE_DRAIN_RELEASE:
                 _releaseObserverContext(d.ctx)
             default:
@@ -338,5 +365,79 @@ enum _EventNode<Event> {
     @inlinable
     static func drop(_ node: UnsafeMutablePointer<flare_node>, serial: UnsafeMutablePointer<flare_serial>) {
         _ = take(node, serial: serial)
+    }
+}
+
+/// What `_EventSlot.send` did with a value.
+@usableFromInline
+enum _BatchedSend<Event> {
+    /// Queued in this thread's batch, or dropped (the word is closed).
+    case done
+    /// Take the node path: this thread holds the word (a reentrant send,
+    /// queued behind the current event).
+    case node
+    /// The word was idle after all: the caller holds it now and delivers
+    /// the event itself (`deliverAndLeave`).
+    case acquired(Event)
+}
+
+/// A queued event in a slot of the sending thread's batch (flare_batch.h).
+@usableFromInline
+enum _EventSlot<Event> {
+    /// A value sent into `serial` while another thread delivers: appended
+    /// to this thread's batch for the domain, which the drainer takes
+    /// whole, so that the event costs no cache-line transfer of its own.
+    /// Takes credits of the queue limit in groups, waiting for them as a
+    /// limited sender waits for a slot (contract 9).
+    @inlinable
+    @inline(never)
+    static func send(_ event: Event, serial: UnsafeMutablePointer<flare_serial>) -> _BatchedSend<Event> {
+        // Slots are 16-byte aligned, as the pool's nodes (`_EventNode.make`).
+        flarePrecondition(MemoryLayout<Event>.alignment <= 16, "event alignment above 16 bytes")
+        var tx = flare_batch_send()
+        switch flare_batch_begin(serial, MemoryLayout<Event>.size, &tx) {
+        case FLARE_BATCH_SLOT:
+            break
+        case FLARE_BATCH_CLOSED:
+            return .done
+        default:
+            return .node
+        }
+        tx.slot.unsafelyUnwrapped.bindMemory(to: Event.self, capacity: 1).initialize(to: event)
+        while true {
+            switch flare_batch_commit(&tx) {
+            case FLARE_BATCH_SLOT:
+                #if DEBUG
+                if tx.batch.unsafelyUnwrapped.pointee.counted { flare_serial_debug_note_queued(serial, 1) }
+                #endif
+                return .done
+            case FLARE_BATCH_MOVE:
+                let from = tx.slot.unsafelyUnwrapped.assumingMemoryBound(to: Event.self)
+                tx.moved_to.unsafelyUnwrapped.bindMemory(to: Event.self, capacity: 1).moveInitialize(from: from, count: 1)
+            case FLARE_BATCH_ACQUIRED:
+                let own = tx.slot.unsafelyUnwrapped.assumingMemoryBound(to: Event.self).move()
+                flare_batch_return_own_credits(&tx)
+                return .acquired(own)
+            default:
+                tx.slot.unsafelyUnwrapped.assumingMemoryBound(to: Event.self).deinitialize(count: 1)
+                return .done
+            }
+        }
+    }
+
+    /// Moves the event out of a batch's slot (`FLARE_DRAIN_DELIVER_SLOT`);
+    /// the slot is the batch's, not freed.
+    @inlinable
+    static func take(_ slot: UnsafeMutableRawPointer, counted: Bool, serial: UnsafeMutablePointer<flare_serial>) -> Event {
+        #if DEBUG
+        if counted { flare_serial_debug_note_queued(serial, -1) }
+        #endif
+        return slot.assumingMemoryBound(to: Event.self).move()
+    }
+
+    /// Destroys the event in a batch's slot (`FLARE_DRAIN_DROP_SLOT`).
+    @inlinable
+    static func drop(_ slot: UnsafeMutableRawPointer, counted: Bool, serial: UnsafeMutablePointer<flare_serial>) {
+        _ = take(slot, counted: counted, serial: serial)
     }
 }
