@@ -43,6 +43,7 @@
  *   any thread, at any time (concurrently with everything below):
  *     flare_serial_try_acquire, flare_serial_push, flare_serial_reserve,
  *     flare_serial_wait, flare_serial_peek, flare_serial_is_idle_acquire,
+ *     flare_serial_is_unlimited,
  *     flare_serial_held_by_caller,
  *     flare_entry_new, flare_entry_unref (one call per reference held),
  *     flare_entry_dispose, flare_entry_is_claimed, flare_core_attach,

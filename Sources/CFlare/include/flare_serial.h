@@ -251,6 +251,18 @@ static inline bool flare_serial_is_idle_acquire(const flare_serial *s) {
     return AO_load_acquire((volatile AO_t *)&s->word) == FLARE_SERIAL_IDLE;
 }
 
+/**
+ * Whether `s` has no queue limit (or no longer has one: closing drops it).
+ * Relaxed: the limit is set before the word is shared and only dropped to
+ * 0 by `flare_serial_close`, after which nothing is queued. A domain's
+ * commands, which must never wait (a property's changes are queued under
+ * its gate), go through a batch only when this holds: a batch of a limited
+ * word takes credits, and may wait for them.
+ */
+static inline bool flare_serial_is_unlimited(const flare_serial *s) {
+    return AO_int_load((volatile unsigned int *)&s->limit) == 0;
+}
+
 /* ------------------------------------------------------------------------ */
 /* The queue limit (contract 9)                                              */
 /* ------------------------------------------------------------------------ */

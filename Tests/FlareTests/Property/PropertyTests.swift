@@ -146,6 +146,46 @@ struct MutablePropertyTests {
         #expect(seen.items == Array(1...20_000))
     }
 
+    @Test("sets queued behind a delivery from two threads arrive in the order they were made")
+    func queuedSetsKeepTheirOrder() {
+        // A third thread's set is being delivered (its observer waits)
+        // while two threads set 0, 1, 2, … in turn, each after the other's
+        // set returned: every change is queued, each thread's into its own
+        // batch (core-algorithm §2a). Observers see them in the order of
+        // the sets, as the value itself changed.
+        let count = 1_000
+        for _ in 0..<10 {
+            let property = MutableProperty(-2)
+            let turn = Atomic<Int>(0)
+            let holding = Atomic<Bool>(false)
+            let seen = Recorder<Int>()
+            property.signal.observeValues { value in
+                if value == -1 {
+                    holding.store(true, ordering: .releasing)
+                    while turn.load(ordering: .acquiring) < count { sched_yield() }
+                } else {
+                    seen.append(value)
+                }
+            }
+            onThreads(3) { thread in
+                if thread == 2 {
+                    property.value = -1
+                    return
+                }
+                while !holding.load(ordering: .acquiring) { sched_yield() }
+                for k in stride(from: thread, to: count, by: 2) {
+                    while turn.load(ordering: .acquiring) != k { sched_yield() }
+                    property.value = k
+                    turn.store(k + 1, ordering: .releasing)
+                }
+            }
+            let items = seen.items
+            #expect(items.count == count)
+            #expect(items.indices.first { items[$0] != $0 }.map { "at \($0): \(items[$0])" } == nil)
+            #expect(property.value == count - 1)
+        }
+    }
+
     @Test("a writer waiting for another thread's slow modify sleeps: it uses no CPU while it waits, and goes in once the closure returns")
     func writerWaitingOnSlowModifySleeps() {
         let property = MutableProperty(0)

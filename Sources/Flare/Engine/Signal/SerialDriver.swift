@@ -160,7 +160,7 @@ extension _SerialDriver {
         // without entering the core's batch code, which would answer NODE.
         if case .value = event, !flare_serial_held_by_caller(serial) {
             switch _EventSlot.send(event, serial: serial) {
-            case .done:
+            case .done, .closed:
                 return
             case .acquired(let own):
                 deliverAndLeave(own)
@@ -192,7 +192,8 @@ extension _SerialDriver {
     /// the delivery in progress, which delivers it. The event takes no slot
     /// of the queue limit and never waits: a domain's commands (a change,
     /// an attach, a detach) are queued under a gate or by a thread that may
-    /// hold another word.
+    /// hold another word. From another thread, into a domain without a
+    /// limit, it goes into that thread's batch (`queueBehind`).
     @inlinable
     @inline(__always)
     func acquireOrQueue(_ event: Signal<Value, Error>.Event) -> _SerialPlace {
@@ -205,6 +206,22 @@ extension _SerialDriver {
     @inlinable
     @inline(never)
     func queueBehind(_ event: Signal<Value, Error>.Event) -> _SerialPlace {
+        // From another thread than the holder, into a word without a limit
+        // (commands never wait for credits), a value goes into this
+        // thread's batch, in the order of the sends as a node would be: a
+        // property's changes, queued under its gate, stay in gate order.
+        if case .value = event, flare_serial_is_unlimited(serial), !flare_serial_held_by_caller(serial) {
+            switch _EventSlot.send(event, serial: serial) {
+            case .done:
+                return .queued
+            case .closed:
+                return .closed
+            case .acquired:
+                return .acquired
+            case .node:
+                break
+            }
+        }
         let node = _EventNode.make(event, kind: UInt(FLARE_NODE_EVENT), serial: serial)
         switch flare_serial_push(serial, node, true) {
         case FLARE_PUSH_QUEUED:
@@ -371,8 +388,10 @@ enum _EventNode<Event> {
 /// What `_EventSlot.send` did with a value.
 @usableFromInline
 enum _BatchedSend<Event> {
-    /// Queued in this thread's batch, or dropped (the word is closed).
+    /// Queued in this thread's batch.
     case done
+    /// Dropped: the word is closed.
+    case closed
     /// Take the node path: this thread holds the word (a reentrant send,
     /// queued behind the current event).
     case node
@@ -399,7 +418,7 @@ enum _EventSlot<Event> {
         case FLARE_BATCH_SLOT:
             break
         case FLARE_BATCH_CLOSED:
-            return .done
+            return .closed
         default:
             return .node
         }
@@ -420,7 +439,7 @@ enum _EventSlot<Event> {
                 return .acquired(own)
             default:
                 tx.slot.unsafelyUnwrapped.assumingMemoryBound(to: Event.self).deinitialize(count: 1)
-                return .done
+                return .closed
             }
         }
     }
