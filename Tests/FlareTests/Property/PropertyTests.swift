@@ -148,41 +148,22 @@ struct MutablePropertyTests {
 
     @Test("sets queued behind a delivery from two threads arrive in the order they were made")
     func queuedSetsKeepTheirOrder() {
-        // A third thread's set is being delivered (its observer waits)
-        // while two threads set 0, 1, 2, … in turn, each after the other's
-        // set returned: every change is queued, each thread's into its own
-        // batch (core-algorithm §2a). Observers see them in the order of
-        // the sets, as the value itself changed.
-        let count = 1_000
+        // Each set is queued behind a third thread's set being delivered,
+        // each thread's into its own batch; observers see them in the
+        // order of the sets, as the value itself changed (see
+        // `RelayBehindHold`).
         for _ in 0..<10 {
+            let relay = RelayBehindHold(count: 1_000)
             let property = MutableProperty(-2)
-            let turn = Atomic<Int>(0)
-            let holding = Atomic<Bool>(false)
             let seen = Recorder<Int>()
             property.signal.observeValues { value in
-                if value == -1 {
-                    holding.store(true, ordering: .releasing)
-                    while turn.load(ordering: .acquiring) < count { sched_yield() }
-                } else {
-                    seen.append(value)
-                }
+                if value == -1 { relay.holdUntilSent() } else { seen.append(value) }
             }
-            onThreads(3) { thread in
-                if thread == 2 {
-                    property.value = -1
-                    return
-                }
-                while !holding.load(ordering: .acquiring) { sched_yield() }
-                for k in stride(from: thread, to: count, by: 2) {
-                    while turn.load(ordering: .acquiring) != k { sched_yield() }
-                    property.value = k
-                    turn.store(k + 1, ordering: .releasing)
-                }
-            }
+            relay.run(hold: { property.value = -1 }, send: { property.value = $0 })
             let items = seen.items
-            #expect(items.count == count)
-            #expect(items.indices.first { items[$0] != $0 }.map { "at \($0): \(items[$0])" } == nil)
-            #expect(property.value == count - 1)
+            #expect(items.count == relay.count)
+            #expect(RelayBehindHold.firstOutOfOrder(items) == nil)
+            #expect(property.value == relay.count - 1)
         }
     }
 

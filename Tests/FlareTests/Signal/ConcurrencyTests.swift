@@ -41,43 +41,21 @@ struct ConcurrencyTests {
 
     @Test("values queued behind a delivery keep the order of their sends across threads")
     func queuedValuesKeepTheOrderOfSends() {
-        // Two threads send 0, 1, 2, … in turn, each waiting until the
-        // other's send of the value before has returned, while a third
-        // thread's delivery holds the signal: every value is queued behind
-        // it, each thread's into its own batch (core-algorithm §2a). Value
-        // k + 2 is sent after k + 1's send returned, so it is delivered
-        // after it, as an inner's values forwarded by whichever thread
-        // delivers the inner must be.
-        let count = 1_000
+        // Value k + 2 is sent after value k + 1's send returned, on the
+        // other thread, so it is delivered after it, as an inner's values
+        // forwarded into flatten's funnel by whichever thread delivers the
+        // inner must be (see `RelayBehindHold`).
         for _ in 0..<20 {
+            let relay = RelayBehindHold(count: 1_000)
             let (signal, input) = Signal<Int, Never>.pipe()
-            let turn = Atomic<Int>(0)
-            let holding = Atomic<Bool>(false)
             let log = Recorder<Int>()
             signal.observeValues { value in
-                if value < 0 {
-                    holding.store(true, ordering: .releasing)
-                    while turn.load(ordering: .acquiring) < count { sched_yield() }
-                } else {
-                    log.append(value)
-                }
+                if value < 0 { relay.holdUntilSent() } else { log.append(value) }
             }
-            onThreads(3) { thread in
-                if thread == 2 {
-                    input.send(value: -1)
-                    return
-                }
-                while !holding.load(ordering: .acquiring) { sched_yield() }
-                for k in stride(from: thread, to: count, by: 2) {
-                    while turn.load(ordering: .acquiring) != k { sched_yield() }
-                    input.send(value: k)
-                    turn.store(k + 1, ordering: .releasing)
-                }
-            }
+            relay.run(hold: { input.send(value: -1) }, send: { input.send(value: $0) })
             let items = log.items
-            #expect(items.count == count)
-            // The first value delivered out of the order of the sends.
-            #expect(items.indices.first { items[$0] != $0 }.map { "at \($0): \(items[$0])" } == nil)
+            #expect(items.count == relay.count)
+            #expect(RelayBehindHold.firstOutOfOrder(items) == nil)
         }
     }
 
