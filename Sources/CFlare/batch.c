@@ -116,19 +116,19 @@ static bool owned_alone(flare_batch *b) { return AO_load_acquire(&b->refs) == 1;
  * the other, and the drainer is done with the older one by the time it
  * takes the newer one (it takes the word's stack only once it has moved
  * past everything it took before, D3). A batch is reused once its drainer
- * dropped its reference. If neither is free, a full batch (`full`: the
- * entry's batch filled up, its drainer far behind) is followed by a new
- * one, the entry dropping its reference to the older (its drainer frees
- * it): a full batch costs less per event than nodes. A batch that lost its
- * turn to other senders' pushes before it filled is followed by nodes, not
- * by a third batch: a thread keeps at most two batches per word that are
- * not full, whatever the interleaving (I6). */
-static flare_batch *fresh(flare_serial *s, cache_entry *e, unsigned int size, bool full) {
+ * dropped its reference. If neither is free, a dense batch (`dense`: the
+ * entry's batch holds a quarter of its capacity or more) is followed by a
+ * new one, the entry dropping its reference to the older (its drainer
+ * frees it): a dense batch costs less per event than nodes. A sparser
+ * batch that lost its turn to other senders' pushes is followed by nodes,
+ * not by a third batch: a thread keeps at most two batches per word that
+ * are not dense, whatever the interleaving (I6). */
+static flare_batch *fresh(flare_serial *s, cache_entry *e, unsigned int size, bool dense) {
     flare_batch *b = e->batch;
     if (b && !owned_alone(b)) {
         flare_batch *other = e->spare;
         if (other && !owned_alone(other)) {
-            if (!full) return NULL;
+            if (!dense) return NULL;
             flare_batch_unref(other);
             other = NULL;
         }

@@ -393,7 +393,9 @@ enum _BatchedSend<Event> {
     /// Dropped: the word is closed.
     case closed
     /// Take the node path: this thread holds the word (a reentrant send,
-    /// queued behind the current event).
+    /// queued behind the current event), the event is too big for a slot,
+    /// or both of this thread's batches for the word are still being
+    /// delivered (batch.c `fresh`).
     case node
     /// The word was idle after all: the caller holds it now and delivers
     /// the event itself (`deliverAndLeave`).
