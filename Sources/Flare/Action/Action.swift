@@ -250,7 +250,7 @@ public final class Action<Input, Output, Error: Swift.Error> {
         // root signal, and no object but the run.
         SignalProducer<Output, ActionError<Error>>(
             _depth: 0,
-            makeRunObject: { [self] linkCount, _ in _ActionExecution(action: self, input: input, linkCount: linkCount) }
+            makeRunObject: { [self] linkCount in _ActionExecution(action: self, input: input, linkCount: linkCount) }
         ) { run, sink in
             unsafeDowncast(run, to: _ActionExecution<Input, Output, Error>.self).sink = sink
         }

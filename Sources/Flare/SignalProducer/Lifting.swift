@@ -45,7 +45,7 @@ extension SignalProducer {
     func _liftAsynchronous<U, F>(
         _ start: @escaping (Signal<U, F>.Observer, _ lifetime: Lifetime, _ interruption: Lifetime) -> Void
     ) -> SignalProducer<U, F> {
-        SignalProducer<U, F>(_depth: 0, makeRunObject: { linkCount, _ in
+        SignalProducer<U, F>(_depth: 0, makeRunObject: { linkCount in
             _HandlerRun<U, F>(linkCount: linkCount, asynchronousHandler: start)
         }) { run, sink in
             unsafeDowncast(run, to: _HandlerRun<U, F>.self).sink = sink

@@ -40,19 +40,13 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// `_SynchronousRun` of the source's types for a synchronous source,
     /// which its `attach` then fills; a plain `_ProducerRun` otherwise.
     /// Operators pass their source's on.
-    ///
-    /// `spare`, if not nil, is a finished run that nothing else refers to
-    /// (`_ProducerRun.isReusable`, checked by the caller with
-    /// `isKnownUniquelyReferenced`): a synchronous source of the same
-    /// types and link count makes it its new run instead of allocating one
-    /// (flatten keeps its inners' runs so); the others ignore it.
     @usableFromInline
-    let _makeRunObject: (_ linkCount: Int, _ spare: consuming _ProducerRun?) -> _ProducerRun
+    let _makeRunObject: (_ linkCount: Int) -> _ProducerRun
 
     @inlinable
     init(
         _depth depth: Int,
-        makeRunObject: @escaping (_ linkCount: Int, _ spare: consuming _ProducerRun?) -> _ProducerRun = { linkCount, _ in
+        makeRunObject: @escaping (_ linkCount: Int) -> _ProducerRun = { linkCount in
             _ProducerRun(linkCount: linkCount)
         },
         attach: @escaping (_ProducerRun, consuming _ProducerSink<Value, Error>) -> Void
@@ -89,7 +83,7 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     public init(_ startHandler: @escaping (Signal<Value, Error>.Observer, Lifetime) -> Void) {
         // One closure per producer, capturing the handler; each run holds
         // the handler itself (see `_HandlerRun`).
-        self.init(_depth: 0, makeRunObject: { linkCount, _ in
+        self.init(_depth: 0, makeRunObject: { linkCount in
             _HandlerRun<Value, Error>(linkCount: linkCount, handler: startHandler)
         }) { run, sink in
             unsafeDowncast(run, to: _HandlerRun<Value, Error>.self).sink = sink
@@ -115,11 +109,8 @@ public struct SignalProducer<Value, Error: Swift.Error> {
         _synchronous payload: Payload,
         _ send: @escaping (_ProducerRun, _ProducerSink<Value, Error>, Payload) -> Void
     ) {
-        self.init(_depth: 0, makeRunObject: { linkCount, spare in
-            if let run = _SynchronousRun<Value, Error, Payload>.reusing(spare, linkCount: linkCount, payload: payload) {
-                return run
-            }
-            return _SynchronousRun<Value, Error, Payload>(linkCount: linkCount, payload: payload, send: send)
+        self.init(_depth: 0, makeRunObject: { linkCount in
+            _SynchronousRun<Value, Error, Payload>(linkCount: linkCount, payload: payload, send: send)
         }) { run, sink in
             unsafeDowncast(run, to: _SynchronousRun<Value, Error, Payload>.self).sink = sink
         }
@@ -153,10 +144,8 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// A producer that fails with `error` at each start.
     @inlinable
     public init(error: Error) {
-        // The error wrapped: a payload type of its own (see
-        // `_SynchronousRun.reusing`).
-        self.init(_synchronous: _SynchronousFailure(error: error)) { run, sink, failure in
-            _ = run.emit(.failed(failure.error), to: sink)
+        self.init(_synchronous: error) { run, sink, error in
+            _ = run.emit(.failed(error), to: sink)
         }
     }
 
@@ -283,18 +272,6 @@ extension SignalProducer where Error == Swift.Error {
     public init(_ action: @escaping () throws -> Value) {
         self.init { () -> Result<Value, Error> in Result { try action() } }
     }
-}
-
-/// The payload of `SignalProducer(error:)`'s runs: the error, in a type of
-/// its own, so that a run of that source is never taken for a run of
-/// `SignalProducer(value:)` when the value and error types are the same
-/// (see `_SynchronousRun.reusing`).
-@usableFromInline
-struct _SynchronousFailure<Error> {
-    @usableFromInline let error: Error
-
-    @inlinable
-    init(error: Error) { self.error = error }
 }
 
 /// A producer holds only immutable closures; starting it from several

@@ -1,13 +1,10 @@
 extension SignalProducer {
     /// Makes a run whose events go to `output`, and returns it with its
     /// source not yet started. `output` is consumed: the run's chain holds
-    /// it without another retain. `spare`: a finished run to reuse, if the
-    /// source can (see `_makeRunObject`).
+    /// it without another retain.
     @inlinable
-    func _makeRun(
-        _ output: consuming @escaping (Signal<Value, Error>.Event) -> Void, reusing spare: consuming _ProducerRun? = nil
-    ) -> _ProducerRun {
-        let run = _makeRunObject(_depth + 1, spare)
+    func _makeRun(_ output: consuming @escaping (Signal<Value, Error>.Event) -> Void) -> _ProducerRun {
+        let run = _makeRunObject(_depth + 1)
         _attach(run, _ProducerSink(output, run: run, index: _depth))
         return run
     }
@@ -36,7 +33,7 @@ extension SignalProducer {
         _ setup: (_ signal: Signal<Value, Error>, _ interruptHandle: Disposable) -> Result
     ) -> Result {
         let output = _SignalCore<Value, Error>()
-        let run = _makeRunObject(_depth + 1, nil)
+        let run = _makeRunObject(_depth + 1)
         output.lifetime.observeEnded { run.interrupt() }
         _attach(run, _ProducerSink({ event in output.send(event) }, run: run, index: _depth))
         let signal = Signal(_core: output)

@@ -221,14 +221,14 @@ struct FlattenSendDuringStartTests {
             #expect(weakCanary == nil, "\(ending)")
         }
     }
-    @Test("inners that end while starting leave their run to the next one of the same kind: each still sends its own events")
-    func reusedRunsSendTheirOwnEvents() {
+    @Test("inners of several kinds that end while starting each send their own events, in order")
+    func innersEndingWhileStartingSendTheirOwnEvents() {
         for strategy in [FlattenStrategy.merge, .concat, .latest] {
             let (outer, outerInput) = Signal<Int, Never>.pipe()
             let log = Recorder<String>()
             outer.flatMap(strategy) { k -> SignalProducer<Int, Never> in
                 switch k % 4 {
-                case 0: return SignalProducer(value: 10 * k)  // the same kind as the one before it, mostly
+                case 0: return SignalProducer(value: 10 * k)
                 case 1: return SignalProducer(value: 10 * k)
                 case 2: return SignalProducer([10 * k, 10 * k + 1])  // another payload type
                 default: return SignalProducer(value: k).map { 10 * $0 }  // another link count
@@ -241,8 +241,8 @@ struct FlattenSendDuringStartTests {
         }
     }
 
-    @Test("a failing inner after reused runs ends the output with its failure; later inners never start")
-    func reusedRunsThenFailure() {
+    @Test("a failing inner after inners that ended while starting ends the output; later inners never start")
+    func failureAfterInnersEndingWhileStarting() {
         let (outer, outerInput) = Signal<Int, TestError>.pipe()
         let log = Recorder<String>()
         let starts = Counter()
@@ -254,8 +254,8 @@ struct FlattenSendDuringStartTests {
         #expect(log.items == ["v1", "v2", "failed(E3)"])
         #expect(starts.count == 3)
     }
-    @Test("a run of SignalProducer(value:) is never reused by SignalProducer(error:), even when the value and error types are the same")
-    func valueRunNotTakenForAFailure() {
+    @Test("SignalProducer(value:) and SignalProducer(error:) inners of one type each send their own event")
+    func valueAndFailureInnersOfOneType() {
         let (outer, outerInput) = Signal<Int, TestError>.pipe()
         let log = Recorder<String>()
         outer.flatMap(.concat) { k -> SignalProducer<TestError, TestError> in

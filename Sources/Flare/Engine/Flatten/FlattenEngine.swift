@@ -75,10 +75,6 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
     /// case of `flatMap { SignalProducer(value: $0) }`, costs no node.
     @usableFromInline @exclusivity(unchecked) var spare: Inner?
 
-    /// The run of such an inner, if it can be reused (see `start`): an
-    /// inner made by `SignalProducer(value:)` then costs no run either.
-    @usableFromInline @exclusivity(unchecked) var spareRun: _ProducerRun?
-
     /// An event `deliverDirectly` handed over is being handled: no inner
     /// starts meanwhile (see `refill`), and an event sent then is queued.
     @usableFromInline @exclusivity(unchecked) var deliveringDirectly = false
@@ -193,7 +189,7 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
         node.next = consume oldHead
         head = node
         activeCount += 1
-        var run = producer._makeRun({ [node] event in node.send(event) }, reusing: spareRun.take())
+        let run = producer._makeRun({ [node] event in node.send(event) })
         node.run = run
         let outer = starting.load(ordering: .relaxed)
         starting.store(Inner.identity(node), ordering: .relaxed)
@@ -203,7 +199,7 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
             node.run = nil
             // Nothing is kept once the flatten has ended (an event of this
             // inner may have ended it): `disposeAll` has already dropped
-            // what was kept, and the kept node would hold the engine.
+            // the kept node, which would hold the engine.
             guard !isTerminated else { return }
             // An inner that ended while starting, whose run and events
             // have all let go of its node (nothing queued names it): the
@@ -213,9 +209,6 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
                 node.isActive = true
                 spare = consume node
             }
-            // Its run, too, for the next synchronous source of its types
-            // (see `SignalProducer._makeRunObject`).
-            if run.isReusable, isKnownUniquelyReferenced(&run) { spareRun = consume run }
         }
         // The inner ended while starting and freed its slot: start the next
         // ones now that this start has returned (see `refill`).
@@ -360,7 +353,6 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
         isTerminated = true
         waiting = _FIFO()
         spare = nil
-        spareRun = nil
         while let node = head { drop(node) }
     }
 }

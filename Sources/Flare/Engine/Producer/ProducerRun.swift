@@ -330,27 +330,6 @@ class _ProducerRun: Disposable, @unchecked Sendable {
         }
     }
 
-    /// Whether this run may be made a new run of a synchronous source of
-    /// its types (`_SynchronousRun.reusing`), once nothing else refers to
-    /// it (the caller checks that): a synchronous run that has ended, whose
-    /// lifetime nobody asked for (an operator holding it would outlive the
-    /// run) and with at most 64 links (no overflow flags to clear).
-    @usableFromInline
-    final var isReusable: Bool {
-        sourceKind == .synchronous && syncState.isDone && earlyLifetime == nil
-            && overflow == nil
-    }
-
-    /// Makes this ended run (`isReusable`, referred to by nothing else) a
-    /// run that has not started: no output terminated, the state word idle,
-    /// not disposed. Plain stores: no other thread can reach the run.
-    @usableFromInline
-    final func rewind() {
-        terminatedBits = 0
-        syncState.rewind()
-        disposed.store(false, ordering: .relaxed)
-    }
-
     /// The run's lifetime: it ends when the run terminates.
     @usableFromInline
     final var lifetime: Lifetime {

@@ -130,18 +130,4 @@ struct _RunState: ~Copyable {
         }
         return false
     }
-
-    /// Whether the run is over, read by the thread that ended it (its own
-    /// last write, by coherence).
-    @inlinable
-    var isDone: Bool {
-        word.load(ordering: .relaxed) & Self.done != 0
-    }
-
-    /// Makes an ended run idle again; only for a run no other thread can
-    /// reach (see `_ProducerRun.rewind`).
-    @inlinable
-    func rewind() {
-        word.store(Self.idle, ordering: .relaxed)
-    }
 }

@@ -22,14 +22,11 @@ final class _SynchronousRun<Value, Error: Swift.Error, Payload>: _ProducerRun, @
     @usableFromInline
     var sink: _ProducerSink<Value, Error>?
 
-    /// What `send` sends. Variable only for `reusing`.
-    @exclusivity(unchecked)
+    /// What `send` sends.
     @usableFromInline
-    var payload: Payload
+    let payload: Payload
 
     /// The source's function (see `SignalProducer.init(_synchronous:_:)`).
-    /// The same for every run of this class: each source that makes these
-    /// runs passes a payload type of its own (see `reusing`).
     @usableFromInline
     let send: (_ProducerRun, _ProducerSink<Value, Error>, Payload) -> Void
 
@@ -44,27 +41,6 @@ final class _SynchronousRun<Value, Error: Swift.Error, Payload>: _ProducerRun, @
             let run = unsafeDowncast(run, to: _SynchronousRun<Value, Error, Payload>.self)
             if interrupt { run.interruptSource() } else { run.runSource(run.send) }
         })
-    }
-
-    /// `spare` made a new run of this source, if it is one of this class
-    /// with `linkCount` links: `spare` must be `isReusable` and referred to
-    /// by nothing but the caller. Saves the run's allocation, its
-    /// initialization and its release, per start (flatten keeps the run of
-    /// an inner that ended while starting for the next).
-    ///
-    /// Only the payload is replaced: the class stands for the source's
-    /// function, since every source that makes these runs has a payload
-    /// type of its own (`SignalProducer.init(_synchronous:_:)`'s callers:
-    /// the value, a `_SynchronousFailure`, the source's closure).
-    @inlinable
-    static func reusing(_ spare: consuming _ProducerRun?, linkCount: Int, payload: Payload) -> _SynchronousRun? {
-        guard let spare = spare.take(), ObjectIdentifier(type(of: spare)) == ObjectIdentifier(_SynchronousRun.self),
-              spare.lastIndex == linkCount - 1
-        else { return nil }
-        let run = unsafeDowncast(spare, to: _SynchronousRun.self)
-        run.rewind()
-        run.payload = payload
-        return run
     }
 
     // Both take the sink out of the run (a move: no retain), so that the
