@@ -147,8 +147,6 @@ extension SignalProducer where Error == Never {
     /// sources' observation going.
     @inlinable
     init(_channel channel: _PropertyChannel<Value>, signal: Signal<Value, Never>) {
-        self.init(_depth: 0) { run, sink in
-            run.connect(relay: _DomainRelay(hub: channel, anchor: signal, run: run, sink: sink))
-        }
+        self.init(_relayingFrom: channel, anchor: signal)
     }
 }

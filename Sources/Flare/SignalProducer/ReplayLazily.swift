@@ -27,9 +27,7 @@ extension SignalProducer {
         let domain = owner.domain
         // Each start is a relay attached to the replay's domain: no signal,
         // observer or lifetime of its own (see `_DomainRelay`).
-        return SignalProducer(_depth: 0) { run, sink in
-            run.connect(relay: _DomainRelay(hub: domain, anchor: owner, run: run, sink: sink))
-        }
+        return SignalProducer(_relayingFrom: domain, anchor: owner)
     }
 }
 

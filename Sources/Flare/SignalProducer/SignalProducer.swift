@@ -37,8 +37,8 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     let _attach: (_ProducerRun, consuming _ProducerSink<Value, Error>) -> Void
 
     /// Makes the run object of a start, given its number of links: a
-    /// `_SynchronousRun` of the source's types for a synchronous source,
-    /// which its `attach` then fills; a plain `_ProducerRun` otherwise.
+    /// run of the source's kind and types (`_SynchronousRun`, `_HandlerRun`,
+    /// `_DomainRelay`, `_ActionExecution`), which its `attach` then fills.
     /// Operators pass their source's on.
     @usableFromInline
     let _makeRunObject: (_ linkCount: Int) -> _ProducerRun
@@ -46,9 +46,7 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     @inlinable
     init(
         _depth depth: Int,
-        makeRunObject: @escaping (_ linkCount: Int) -> _ProducerRun = { linkCount in
-            _ProducerRun(linkCount: linkCount)
-        },
+        makeRunObject: @escaping (_ linkCount: Int) -> _ProducerRun,
         attach: @escaping (_ProducerRun, consuming _ProducerSink<Value, Error>) -> Void
     ) {
         self._depth = depth

@@ -15,7 +15,7 @@ import CFlare
 ///   the action disabled (no work exists);
 /// - `interrupted`, by the interrupting thread, when the start is disposed
 ///   before it began (`start` will then do nothing).
-/// `relayState`, the run state word (`_RunState`), decides which thread
+/// `state`, the run's state word (`_RunState`), decides which thread
 /// does what: idle → starting → live once the work is published (or done,
 /// for a disabled action); an interrupter from idle delivers `interrupted`
 /// itself; one that finds starting leaves the request to the starter,
@@ -32,15 +32,12 @@ import CFlare
 @usableFromInline
 final class _ActionExecution<Input, Output, Error: Swift.Error>: _ProducerRun, @unchecked Sendable {
     @usableFromInline
-    let relayState = _RunState()
-
-    @usableFromInline
     let action: Action<Input, Output, Error>
 
     @usableFromInline
     let input: Input
 
-    // Written by whichever thread `relayState` designates: the starter (or the
+    // Written by whichever thread `state` designates: the starter (or the
     // interrupter, from `idle`), then the work's serialized deliveries.
 
     /// The started producer's chain; nil once its terminal event has gone.
@@ -48,7 +45,7 @@ final class _ActionExecution<Input, Output, Error: Swift.Error>: _ProducerRun, @
     @exclusivity(unchecked)
     var sink: _ProducerSink<Output, ActionError<Error>>?
 
-    /// The work's run: written before `relayState` publishes live (with
+    /// The work's run: written before `state` publishes live (with
     /// release ordering, `endStart`), read by interrupters that found it
     /// live (with acquire ordering); never cleared.
     @usableFromInline
@@ -72,20 +69,20 @@ final class _ActionExecution<Input, Output, Error: Swift.Error>: _ProducerRun, @
     /// before).
     @inlinable
     func start() {
-        guard relayState.beginStart() else { return }
+        guard state.beginStart() else { return }
         guard let producer = action._begin(input) else {
             sink?.deliverHeld(.failed(.disabled))
             action._disabledErrorsInput.send(value: ())
             // Nothing else to deliver: an interruption requested meanwhile
             // has nothing to stop.
-            _ = relayState.endStartDone()
+            _ = state.endStartDone()
             finish()
             return
         }
         let work = producer._makeRun { [self] event in forward(event) }
         self.work = work
         // Release: an interrupter that finds the run live sees `work`.
-        if relayState.endStart() {
+        if state.endStart() {
             work.startIfNotDisposed()
         } else {
             // Interrupted while starting: the work never runs, and its run
@@ -98,7 +95,7 @@ final class _ActionExecution<Input, Output, Error: Swift.Error>: _ProducerRun, @
     /// operator of its chain). Any thread.
     @inlinable
     func interruptRelay() {
-        switch relayState.requestInterrupt() {
+        switch state.requestInterrupt() {
         case .notStarted:
             // `start` will do nothing: this thread is the only one to
             // deliver.

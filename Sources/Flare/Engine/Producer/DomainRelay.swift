@@ -1,7 +1,9 @@
 import CFlare
 
 /// One start of a producer whose events come from a shared serialized
-/// domain (a `_RelayHub`): the source of that run.
+/// domain (a `_RelayHub`): the run (made by the producer's
+/// `_makeRunObject`, and the `Disposable` its start returns) and its source,
+/// in one object.
 ///
 /// The run's events are delivered to its chain (`sink`) by whichever thread
 /// holds the domain's serial word: the domain's changes, its terminal
@@ -15,7 +17,7 @@ import CFlare
 /// interrupter, and the terminal event of a buffered run, by the buffer's
 /// delivery.
 ///
-/// `state`, the run state word (`_RunState`: idle → starting → live, or
+/// `state`, the run's state word (`_RunState`: idle → starting → live, or
 /// done, plus `requested`), decides who delivers what. `done` is or-ed in
 /// by whoever delivers the terminal event (`_RunState.finish`), unless an
 /// interruption was requested (whose interrupters return anyway), so that
@@ -29,10 +31,11 @@ import CFlare
 /// another thread lands (contract 4), as for an observer's claim
 /// (docs/core-algorithm.md §4, and §6 for this type).
 ///
-/// Lifetimes: the run (the handle `start` returned) keeps the relay through
-/// its interrupt and start closures; the relay keeps the run (its sink
-/// holds it unretained), the chain and `anchor` until the terminal event has
-/// been delivered. It keeps the hub until then too when the run ends on its
+/// Lifetimes: the relay keeps the chain (whose sinks hold the relay, their
+/// run, unretained) and `anchor` until the terminal event has been
+/// delivered; whoever delivers to it holds it (the domain's list while it
+/// is attached, a buffer's observer, the starter). It keeps the hub until
+/// then too when the run ends on its
 /// own (the terminal event's deliverer sets `done`, so no interrupter can
 /// reach the hub afterwards); a run whose interruption was requested keeps
 /// its hub until the relay goes, as its interrupter may still be calling
@@ -41,12 +44,9 @@ import CFlare
 /// operator may keep the handle of an outer run that has completed). The
 /// domain's list keeps the relay while it is attached.
 @usableFromInline
-final class _DomainRelay<Hub: _RelayHub>: @unchecked Sendable {
+final class _DomainRelay<Hub: _RelayHub>: _ProducerRun, @unchecked Sendable {
     @usableFromInline typealias Value = Hub.Value
     @usableFromInline typealias Error = Hub.Error
-
-    @usableFromInline
-    let state = _RunState()
 
     /// The domain. Read by the starter before the relay is published, and
     /// by an interrupter whose CAS from `live` succeeded; set to nil only by
@@ -77,11 +77,6 @@ final class _DomainRelay<Hub: _RelayHub>: @unchecked Sendable {
     @exclusivity(unchecked)
     var boxed: Unmanaged<_RelaySink<Value, Error>>?
 
-    /// The started producer's run, kept until its terminal event has gone.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var run: _ProducerRun?
-
     /// Kept alive until the terminal event has gone.
     @usableFromInline
     @exclusivity(unchecked)
@@ -95,17 +90,22 @@ final class _DomainRelay<Hub: _RelayHub>: @unchecked Sendable {
     @exclusivity(unchecked)
     var buffer: _SignalCore<Value, Error>?
 
+    /// A start's run for a chain of `linkCount` links; its `sink` is set by
+    /// the producer's `attach`. The entry function captures nothing: made
+    /// where `Hub` is concrete, it allocates nothing.
     @inlinable
-    init(hub: Hub, anchor: Hub.Anchor, run: _ProducerRun, sink: consuming _ProducerSink<Value, Error>) {
+    init(hub: Hub, anchor: Hub.Anchor, linkCount: Int) {
         self.hub = hub
         self.anchor = anchor
-        self.run = run
-        self.sink = sink
+        super.init(linkCount: linkCount, sourceKind: .relay, sourceEntry: { run, interrupt in
+            let relay = unsafeDowncast(run, to: _DomainRelay<Hub>.self)
+            if interrupt { relay.interruptRelay() } else { relay.startRelay() }
+        })
     }
 
     /// The start of the run, called by `_ProducerRun.startIfNotDisposed`.
     @inlinable
-    func start() {
+    func startRelay() {
         // A local reference: the start may end the run, which lets `hub` go.
         let hub = self.hub.unsafelyUnwrapped
         hub.start(self)
@@ -123,13 +123,6 @@ final class _DomainRelay<Hub: _RelayHub>: @unchecked Sendable {
     @inlinable
     func endStart() -> Bool {
         state.endStart()
-    }
-
-    /// Whether an interruption was requested. Relaxed: see the type's
-    /// comment (the delivery check of contract 4).
-    @inlinable
-    var isInterruptRequested: Bool {
-        state.isInterruptRequested
     }
 
     /// Whether the run's terminal event has gone (or it was never made).
@@ -228,8 +221,7 @@ final class _DomainRelay<Hub: _RelayHub>: @unchecked Sendable {
         }
         let anchor = self.anchor.take()
         let hub = releasesHub ? self.hub.take() : nil
-        let run = self.run.take()
-        run?.relayEnded()
+        relayEnded()
         withExtendedLifetime(anchor) {}
         withExtendedLifetime(hub) {}
     }
@@ -237,7 +229,7 @@ final class _DomainRelay<Hub: _RelayHub>: @unchecked Sendable {
     /// Interrupts the run (disposal, or an operator of its chain ended it).
     /// Any thread, also from inside one of the run's deliveries.
     @inlinable
-    func interrupt() {
+    func interruptRelay() {
         switch state.requestInterrupt() {
         case .notStarted:
             // The start will do nothing: this thread alone delivers.
@@ -286,17 +278,15 @@ final class _RelaySink<Value, Error: Swift.Error> {
     }
 }
 
-extension _ProducerRun {
-    /// Connects a run whose source is `relay`: disposing the run interrupts
-    /// the relay, starting it starts the relay. The entry function captures
-    /// nothing (made where `Hub` is concrete); it reads the relay at +0.
+extension SignalProducer {
+    /// A producer each of whose starts is a `_DomainRelay` attached to
+    /// `hub`'s domain, keeping `anchor` until it ends.
     @inlinable
-    func connect<Hub: _RelayHub>(relay: _DomainRelay<Hub>) {
-        attachRelay(relay) { run, interrupt in
-            run.relayObject.unsafelyUnwrapped._withUnsafeGuaranteedRef {
-                let relay = unsafeDowncast($0, to: _DomainRelay<Hub>.self)
-                if interrupt { relay.interrupt() } else { relay.start() }
-            }
+    init<Hub: _RelayHub>(_relayingFrom hub: Hub, anchor: Hub.Anchor) where Hub.Value == Value, Hub.Error == Error {
+        self.init(_depth: 0, makeRunObject: { linkCount in
+            _DomainRelay(hub: hub, anchor: anchor, linkCount: linkCount)
+        }) { run, sink in
+            unsafeDowncast(run, to: _DomainRelay<Hub>.self).sink = sink
         }
     }
 }

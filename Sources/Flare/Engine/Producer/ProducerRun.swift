@@ -34,15 +34,6 @@ class _ProducerRun: Disposable, @unchecked Sendable {
 
     private let disposed = Atomic<Bool>(false)
 
-    /// The relay object that feeds a run attached to a shared domain (a
-    /// property's or a replay's start, `_DomainRelay`), which `sourceEntry`
-    /// starts and interrupts; nil for every other run. Set by
-    /// `attachRelay` before the run is handed out; owned (released by
-    /// `deinit`), and read at +0 by the entry function.
-    @usableFromInline
-    @exclusivity(unchecked)
-    final var relayObject: Unmanaged<AnyObject>?
-
     /// What the chain's `on(starting:started:)` links run around the
     /// source's start (see `addStartHooks`); nil for almost every run. Set
     /// by the links' attach, before the run is handed out; taken when the
@@ -67,14 +58,16 @@ class _ProducerRun: Disposable, @unchecked Sendable {
     // exclusivity checks, which cost a thread-local lookup per access, are
     // turned off for them.
 
-    /// The state word of a synchronous run (a source that sends all its
-    /// events inside `start`, on the starting thread: `init(value:)`, a
-    /// sequence …), which has no root signal: its only concurrency is an
-    /// interruption from another thread (or from inside a delivery),
-    /// serialized against the source's deliveries by this word (`_RunState`:
-    /// idle → starting while the source delivers → done, plus `requested`).
+    /// The run's state word (`_RunState`: idle → starting → live or done,
+    /// plus `requested`), which serializes the start of its source against
+    /// an interruption from any thread (or from inside a delivery). A
+    /// synchronous source holds it (starting) while it sends everything;
+    /// a relaying source (`_ActionExecution`, `_DomainRelay`) moves it to
+    /// live once what interrupters read is published. A start-handler run
+    /// does not use it: its serial word orders its start and interruption
+    /// (`_HandlerRun`).
     @usableFromInline
-    let syncState = _RunState()
+    let state = _RunState()
 
     /// What kind of source feeds the run.
     @usableFromInline
@@ -85,11 +78,10 @@ class _ProducerRun: Disposable, @unchecked Sendable {
         /// A start handler: the run is a `_HandlerRun`, which serializes
         /// what the handler sends itself, with no root signal (see there).
         case handler
-        /// A run fed by a relay: the run itself (an `Action`'s execution,
-        /// `_ActionExecution`, made by its producer's `_makeRunObject`), or
-        /// `relayObject` (a start attached to a property's or a replay's
-        /// domain, `_DomainRelay`). No root signal and no lifetime of its
-        /// own (see `relayEnded`).
+        /// A run whose events are relayed from elsewhere: an `Action`'s
+        /// execution (`_ActionExecution`) or a start attached to a
+        /// property's or a replay's domain (`_DomainRelay`). No root signal
+        /// and no lifetime of its own (see `relayEnded`).
         case relay
     }
 
@@ -110,26 +102,17 @@ class _ProducerRun: Disposable, @unchecked Sendable {
     /// returning. For a start-handler run (`_HandlerRun`): false runs the
     /// handler, true sends `interrupted` into the run. For a relaying run
     /// (`_ActionExecution`, `_DomainRelay`): false starts the relay, true
-    /// interrupts it; a run whose relay is not attached yet does nothing.
+    /// interrupts it.
     ///
     /// A function rather than an overridden method or a closure per start:
     /// a class generic over the run's types would be entered, from here,
     /// through its unspecialized code (generic metadata looked up on every
     /// start), and a closure capturing the relay would be one more object to
-    /// retain. Not optional: a function type inside an `Optional` is stored
+    /// retain. A constant, set by the subclass's initializer. Not optional: a function type inside an `Optional` is stored
     /// at the most general abstraction, and storing or calling it would
-    /// allocate a reabstraction thunk. Written before the run is handed out
-    /// (by `init`, or by `attachRelay` in the producer's `attach`).
+    /// allocate a reabstraction thunk.
     @usableFromInline
-    @exclusivity(unchecked)
-    final var sourceEntry: (_ProducerRun, _ interrupt: Bool) -> Void
-
-    /// A run fed by a relay object, attached by the producer's `attach`
-    /// (`attachRelay`).
-    @usableFromInline
-    convenience init(linkCount: Int) {
-        self.init(linkCount: linkCount, sourceKind: .relay, sourceEntry: _ProducerRun.noSource)
-    }
+    let sourceEntry: (_ProducerRun, _ interrupt: Bool) -> Void
 
     @usableFromInline
     init(linkCount: Int, sourceKind: SourceKind, sourceEntry: @escaping (_ProducerRun, _ interrupt: Bool) -> Void) {
@@ -147,7 +130,6 @@ class _ProducerRun: Disposable, @unchecked Sendable {
 
     deinit {
         overflow?.deallocate()
-        relayObject?.release()
     }
 
     /// A start-handler run's serial word, followed (at `FLARE_CACHE_LINE`)
@@ -203,19 +185,7 @@ class _ProducerRun: Disposable, @unchecked Sendable {
     // A run whose events are relayed from elsewhere has no root signal and
     // no lifetime of its own: `lifetime` makes one only if asked, and the
     // source ends it with `relayEnded()` once its terminal event has been
-    // delivered. The relaying source is the run itself (an `Action`'s
-    // execution) or the object in `relayObject` (a start attached to a
-    // domain); either way one function, `sourceEntry`, starts and
-    // interrupts it, so no closure per start holds it.
-
-    /// Attaches the relay object that feeds this run, and the function that
-    /// starts and interrupts it (see `sourceEntry`). Called once, by the
-    /// producer's `attach`, before the run is handed out.
-    @inlinable
-    final func attachRelay(_ relay: AnyObject, entry: @escaping (_ProducerRun, _ interrupt: Bool) -> Void) {
-        relayObject = Unmanaged.passRetained(relay)
-        sourceEntry = entry
-    }
+    // delivered.
 
     /// Adds the hooks of an `on(starting:started:)` link: `starting` runs
     /// right before the source starts, `started` right after it returned.
@@ -242,22 +212,19 @@ class _ProducerRun: Disposable, @unchecked Sendable {
         earlyLifetime?.token.dispose()
     }
 
-    /// The `sourceEntry` of a run whose relay is not attached.
-    private static func noSource(_: _ProducerRun, _: Bool) {}
-
     /// The synchronous source has sent its events: releases the state word
     /// and returns whether `interrupted` must still be delivered (an
     /// interruption was requested meanwhile, and the source's output has not
     /// terminated).
     @usableFromInline
     final func endSynchronousDelivery() -> Bool {
-        syncState.endStartDone() && !isTerminated(0)
+        state.endStartDone() && !isTerminated(0)
     }
 
     /// Runs a synchronous source, unless the run was interrupted before it
     /// started (the interrupter then delivered `interrupted`).
     private final func startSynchronous() {
-        guard syncState.beginStart() else { return }
+        guard state.beginStart() else { return }
         sourceEntry(self, false)
         finishSynchronous()
     }
@@ -277,14 +244,14 @@ class _ProducerRun: Disposable, @unchecked Sendable {
     /// or an operator that ended the run) was requested.
     @inlinable
     final var isInterruptRequested: Bool {
-        syncState.isInterruptRequested
+        state.isInterruptRequested
     }
 
     /// Interrupts a synchronous run: at once if its source has not started
     /// (the caller delivers `interrupted`), else by asking the source, which
     /// sees the request before its next event.
     private final func interruptSynchronous() {
-        if syncState.requestInterrupt() == .notStarted {
+        if state.requestInterrupt() == .notStarted {
             sourceEntry(self, true)
             finishSynchronous()
         }
