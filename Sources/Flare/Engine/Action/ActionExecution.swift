@@ -5,7 +5,7 @@ import CFlare
 /// returns), and the source of that run, which relays the events of the
 /// execution's work, itself a run of the work's producer, into the
 /// started producer's chain. `_ProducerRun` starts and interrupts it
-/// through `sourceEntry` (see `_ProducerRun.relayEnded`): no closure
+/// through `sourceEntry` (see `_ProducerRun.sourceEnded`): no closure
 /// and no object per start besides this one.
 ///
 /// No root signal, observer or lifetime is made for the start: the work's
@@ -59,9 +59,9 @@ final class _ActionExecution<Input, Output, Error: Swift.Error>: _ProducerRun, @
     init(action: Action<Input, Output, Error>, input: Input, linkCount: Int) {
         self.action = action
         self.input = input
-        super.init(linkCount: linkCount, sourceKind: .relay, sourceEntry: { run, interrupt in
+        super.init(linkCount: linkCount, sourceEntry: { run, interrupt in
             let execution = unsafeDowncast(run, to: _ActionExecution<Input, Output, Error>.self)
-            if interrupt { execution.interruptRelay() } else { execution.start() }
+            if interrupt { execution.interruptRelay() } else if !execution.isDisposed { execution.start() }
         })
     }
 
@@ -139,6 +139,6 @@ final class _ActionExecution<Input, Output, Error: Swift.Error>: _ProducerRun, @
     @inlinable
     func finish() {
         sink = nil
-        relayEnded()
+        sourceEnded()
     }
 }

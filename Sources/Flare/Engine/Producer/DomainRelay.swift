@@ -97,9 +97,9 @@ final class _DomainRelay<Hub: _RelayHub>: _ProducerRun, @unchecked Sendable {
     init(hub: Hub, anchor: Hub.Anchor, linkCount: Int) {
         self.hub = hub
         self.anchor = anchor
-        super.init(linkCount: linkCount, sourceKind: .relay, sourceEntry: { run, interrupt in
+        super.init(linkCount: linkCount, sourceEntry: { run, interrupt in
             let relay = unsafeDowncast(run, to: _DomainRelay<Hub>.self)
-            if interrupt { relay.interruptRelay() } else { relay.startRelay() }
+            if interrupt { relay.interruptRelay() } else if !relay.isDisposed { relay.startRelay() }
         })
     }
 
@@ -221,7 +221,7 @@ final class _DomainRelay<Hub: _RelayHub>: _ProducerRun, @unchecked Sendable {
         }
         let anchor = self.anchor.take()
         let hub = releasesHub ? self.hub.take() : nil
-        relayEnded()
+        sourceEnded()
         withExtendedLifetime(anchor) {}
         withExtendedLifetime(hub) {}
     }

@@ -72,7 +72,7 @@ final class _HandlerRun<Value, Error: Swift.Error>: _ProducerRun, @unchecked Sen
         serialBlock = _ProducerRun.makeSerialBlock()
         let end = CompositeDisposable()
         lifetimeEnd = end
-        super.init(linkCount: linkCount, sourceKind: .handler, sourceEntry: { run, interrupt in
+        super.init(linkCount: linkCount, sourceEntry: { run, interrupt in
             // A closure, not a reference to a static method: specialized
             // with the initializer, it captures nothing (the method, as a
             // value, was its unspecialized generic code).
@@ -99,7 +99,7 @@ final class _HandlerRun<Value, Error: Swift.Error>: _ProducerRun, @unchecked Sen
         serialBlock = _ProducerRun.makeSerialBlock()
         let end = CompositeDisposable()
         lifetimeEnd = end
-        super.init(linkCount: linkCount, sourceKind: .handler, sourceEntry: { run, interrupt in
+        super.init(linkCount: linkCount, sourceEntry: { run, interrupt in
             let run = unsafeDowncast(run, to: _HandlerRun<Value, Error>.self)
             if interrupt { run.interruptAsynchronous() } else { run.runHandler() }
         })

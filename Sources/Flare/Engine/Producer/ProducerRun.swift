@@ -47,7 +47,7 @@ class _ProducerRun: Disposable, @unchecked Sendable {
 
     /// The lifetime of any other run, made when a link's attach first asks
     /// for it (`lifetime`); ended when the run's source has delivered its
-    /// terminal event (`relayEnded`, or when the synchronous run ends).
+    /// terminal event (`sourceEnded`).
     @exclusivity(unchecked)
     private var earlyLifetime: (lifetime: Lifetime, token: Lifetime.Token)?
 
@@ -69,55 +69,44 @@ class _ProducerRun: Disposable, @unchecked Sendable {
     @usableFromInline
     let state = _RunState()
 
-    /// What kind of source feeds the run.
-    @usableFromInline
-    enum SourceKind: UInt8 {
-        /// A synchronous source: the run is a `_SynchronousRun`, which holds
-        /// the source (see there).
-        case synchronous
-        /// A start handler: the run is a `_HandlerRun`, which serializes
-        /// what the handler sends itself, with no root signal (see there).
-        case handler
-        /// A run whose events are relayed from elsewhere: an `Action`'s
-        /// execution (`_ActionExecution`) or a start attached to a
-        /// property's or a replay's domain (`_DomainRelay`). No root signal
-        /// and no lifetime of its own (see `relayEnded`).
-        case relay
-    }
-
-    @usableFromInline
-    let sourceKind: SourceKind
-
-    /// Whether the source is synchronous (see `SourceKind`).
-    @inlinable
-    final var isSynchronous: Bool { sourceKind == .synchronous }
-
-    /// How the source is started and interrupted, with the run: a function
-    /// made where the run's types are concrete, capturing nothing. For a
-    /// synchronous run (`_SynchronousRun`): `interrupt` false, called by the
-    /// starter once it holds the state word, runs the source (its events,
-    /// then, if `endSynchronousDelivery()` says so, `interrupted`); true,
-    /// called by an interrupter that found the run not started, delivers
-    /// `interrupted`. Either releases the source and its chain before
-    /// returning. For a start-handler run (`_HandlerRun`): false runs the
-    /// handler, true sends `interrupted` into the run. For a relaying run
-    /// (`_ActionExecution`, `_DomainRelay`): false starts the relay, true
-    /// interrupts it.
+    /// The run's source: one function for its two steps, made where the
+    /// run's types are concrete (the subclass's initializer), capturing
+    /// nothing. Every run follows the same protocol:
+    /// - `sourceEntry(run, false)`, *start*: called once, by the thread
+    ///   that starts the run (between the chain's start hooks). The source
+    ///   starts, unless the run was interrupted first (then it does
+    ///   nothing: the interruption has delivered, or will deliver,
+    ///   `interrupted`).
+    /// - `sourceEntry(run, true)`, *interrupt*: called by `dispose()` (once)
+    ///   and when the chain's last link has terminated (`outputTerminated`),
+    ///   from any thread, also from inside one of the run's deliveries,
+    ///   before, during or after the start. The source ends the run with
+    ///   `interrupted` (unless it has terminated): at once if it has not
+    ///   started, else promptly (after at most the delivery already under
+    ///   way, contract 4), overtaking whatever is queued (contract 8).
+    /// Once the source has delivered its terminal event it releases the
+    /// chain and ends the run's lifetime (`sourceEnded`).
+    ///
+    /// The sources: a synchronous one (`_SynchronousRun`: `init(value:)`, a
+    /// sequence …) sends everything inside its start, holding the state
+    /// word; a start handler (`_HandlerRun`) serializes what it is sent on a
+    /// serial word of its own; an action's execution (`_ActionExecution`)
+    /// relays its work's run; a property's or a replay's start
+    /// (`_DomainRelay`) is fed by the domain it attaches to.
     ///
     /// A function rather than an overridden method or a closure per start:
     /// a class generic over the run's types would be entered, from here,
     /// through its unspecialized code (generic metadata looked up on every
-    /// start), and a closure capturing the relay would be one more object to
-    /// retain. A constant, set by the subclass's initializer. Not optional: a function type inside an `Optional` is stored
-    /// at the most general abstraction, and storing or calling it would
-    /// allocate a reabstraction thunk.
+    /// start), and a closure capturing the source would be one more object
+    /// to retain. Not optional: a function type inside an `Optional` is
+    /// stored at the most general abstraction, and storing or calling it
+    /// would allocate a reabstraction thunk.
     @usableFromInline
     let sourceEntry: (_ProducerRun, _ interrupt: Bool) -> Void
 
     @usableFromInline
-    init(linkCount: Int, sourceKind: SourceKind, sourceEntry: @escaping (_ProducerRun, _ interrupt: Bool) -> Void) {
+    init(linkCount: Int, sourceEntry: @escaping (_ProducerRun, _ interrupt: Bool) -> Void) {
         lastIndex = linkCount - 1
-        self.sourceKind = sourceKind
         self.sourceEntry = sourceEntry
         if linkCount > 64 {
             let extra = UnsafeMutablePointer<Bool>.allocate(capacity: linkCount - 64)
@@ -182,11 +171,6 @@ class _ProducerRun: Disposable, @unchecked Sendable {
         }
     }
 
-    // A run whose events are relayed from elsewhere has no root signal and
-    // no lifetime of its own: `lifetime` makes one only if asked, and the
-    // source ends it with `relayEnded()` once its terminal event has been
-    // delivered.
-
     /// Adds the hooks of an `on(starting:started:)` link: `starting` runs
     /// right before the source starts, `started` right after it returned.
     /// Links attach from the observer back to the source, so a link attached
@@ -204,11 +188,13 @@ class _ProducerRun: Disposable, @unchecked Sendable {
         }
     }
 
-    /// A relaying source has delivered its terminal event: ends the run's
-    /// lifetime, if one was made. Called where the source delivers (its
-    /// deliveries are serialized), as `lifetime` is read.
+    /// The source has delivered its terminal event (and released the
+    /// chain): ends the run's lifetime, if a link asked for one (a run other
+    /// than a start handler's has none of its own: `lifetime` makes it only
+    /// if asked). Called where the source delivers (its deliveries are
+    /// serialized), as `lifetime` is read.
     @usableFromInline
-    final func relayEnded() {
+    final func sourceEnded() {
         earlyLifetime?.token.dispose()
     }
 
@@ -219,14 +205,6 @@ class _ProducerRun: Disposable, @unchecked Sendable {
     @usableFromInline
     final func endSynchronousDelivery() -> Bool {
         state.endStartDone() && !isTerminated(0)
-    }
-
-    /// Runs a synchronous source, unless the run was interrupted before it
-    /// started (the interrupter then delivered `interrupted`).
-    private final func startSynchronous() {
-        guard state.beginStart() else { return }
-        sourceEntry(self, false)
-        finishSynchronous()
     }
 
     /// Delivers `event` from a synchronous source to `sink`, unless an
@@ -245,22 +223,6 @@ class _ProducerRun: Disposable, @unchecked Sendable {
     @inlinable
     final var isInterruptRequested: Bool {
         state.isInterruptRequested
-    }
-
-    /// Interrupts a synchronous run: at once if its source has not started
-    /// (the caller delivers `interrupted`), else by asking the source, which
-    /// sees the request before its next event.
-    private final func interruptSynchronous() {
-        if state.requestInterrupt() == .notStarted {
-            sourceEntry(self, true)
-            finishSynchronous()
-        }
-    }
-
-    /// The synchronous run is over (its source and chain are released):
-    /// ends its lifetime.
-    private final func finishSynchronous() {
-        earlyLifetime?.token.dispose()
     }
 
     /// Runs the source's start handler, unless the run was disposed first
@@ -284,17 +246,10 @@ class _ProducerRun: Disposable, @unchecked Sendable {
         if runsHooks { hooks.started() }
     }
 
-    /// Starts the source (which does nothing if the run was disposed first).
+    /// Starts the source (which does nothing if the run was interrupted
+    /// first).
     private final func startSource() {
-        switch sourceKind {
-        case .synchronous: return startSynchronous()
-        case .handler:
-            // Checks `isDisposed` itself, after releasing the handler.
-            return sourceEntry(self, false)
-        case .relay:
-            guard !isDisposed else { return }
-            return sourceEntry(self, false)
-        }
+        sourceEntry(self, false)
     }
 
     /// The run's lifetime: it ends when the run terminates.
@@ -319,10 +274,7 @@ class _ProducerRun: Disposable, @unchecked Sendable {
     /// Interrupts the run (any thread).
     @usableFromInline
     final func interrupt() {
-        switch sourceKind {
-        case .synchronous: interruptSynchronous()
-        case .handler, .relay: sourceEntry(self, true)
-        }
+        sourceEntry(self, true)
     }
 
     /// Whether `dispose()` has been called.

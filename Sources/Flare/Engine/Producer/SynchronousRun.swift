@@ -34,30 +34,39 @@ final class _SynchronousRun<Value, Error: Swift.Error, Payload>: _ProducerRun, @
     init(linkCount: Int, payload: Payload, send: @escaping (_ProducerRun, _ProducerSink<Value, Error>, Payload) -> Void) {
         self.payload = payload
         self.send = send
-        super.init(linkCount: linkCount, sourceKind: .synchronous, sourceEntry: { run, interrupt in
+        super.init(linkCount: linkCount, sourceEntry: { run, interrupt in
             // A closure, not a reference to a static method: specialized
             // with the initializer, it captures nothing (the method, as a
             // value, was its unspecialized generic code).
             let run = unsafeDowncast(run, to: _SynchronousRun<Value, Error, Payload>.self)
-            if interrupt { run.interruptSource() } else { run.runSource(run.send) }
+            if interrupt { run.interruptSynchronous() } else { run.startSynchronous() }
         })
     }
 
     // Both take the sink out of the run (a move: no retain), so that the
-    // chain is released when they return.
+    // chain is released when they return, and then end the run's lifetime.
 
-    /// Sends the source's events with `send` (see `_ProducerRun.sourceEntry`).
+    /// The start (see `_ProducerRun.sourceEntry`): unless an interrupter
+    /// got to the state word first (and delivered `interrupted`), sends
+    /// the source's events holding it, then `interrupted` if an
+    /// interruption was requested meanwhile and the source did not
+    /// terminate.
     @inlinable
-    final func runSource(_ send: (_ProducerRun, _ProducerSink<Value, Error>, Payload) -> Void) {
-        guard let sink = sink.take() else { return }
+    final func startSynchronous() {
+        guard state.beginStart(), let sink = sink.take() else { return }
         send(self, sink, payload)
         if endSynchronousDelivery() { sink.deliverHeld(.interrupted) }
+        sourceEnded()
     }
 
-    /// Delivers `interrupted` (see `_ProducerRun.sourceEntry`).
+    /// The interruption (see `_ProducerRun.sourceEntry`): delivers
+    /// `interrupted` at once if the source has not started; else raises
+    /// the request in the state word, which the source sees before its
+    /// next event (`emit`).
     @inlinable
-    final func interruptSource() {
-        guard let sink = sink.take() else { return }
+    final func interruptSynchronous() {
+        guard state.requestInterrupt() == .notStarted, let sink = sink.take() else { return }
         sink.deliverHeld(.interrupted)
+        sourceEnded()
     }
 }
