@@ -4,7 +4,9 @@
 # Tests/Model/waits.pml (no cycle of waits for full
 # queues: two domains feeding each other), Tests/Model/gate.pml (a
 # property's write gate and the parking spots its writers sleep on) and
-# Tests/Model/runstate.pml (the run state word of producer runs) with spin: every configuration below is
+# Tests/Model/runstate.pml (the run state word of producer runs) and
+# Tests/Model/flatten.pml (a flatten's node serving one inner after
+# another) with spin: every configuration below is
 # an exhaustive search (no bitstate hashing; -DCOLLAPSE only compresses), and
 # any assertion violation, invalid end state (a thread stuck forever) or
 # non-progress cycle fails the script. Prints pan's state counts.
@@ -17,7 +19,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/flare-model.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-cp "$here/flare.pml" "$here/overload.pml" "$here/waits.pml" "$here/gate.pml" "$here/pool.pml" "$here/batch.pml" "$here/runstate.pml" "$work/"
+cp "$here/flare.pml" "$here/overload.pml" "$here/waits.pml" "$here/gate.pml" "$here/pool.pml" "$here/batch.pml" "$here/runstate.pml" "$here/flatten.pml" "$work/"
 cd "$work"
 
 status=0
@@ -71,7 +73,8 @@ caught() {
 # FLARE_MODEL=overload runs only overload.pml's configurations (seconds);
 # FLARE_MODEL=flare only flare.pml's; FLARE_MODEL=waits, FLARE_MODEL=gate,
 # FLARE_MODEL=batch only that model's, FLARE_MODEL=pool the pool's,
-# FLARE_MODEL=runstate the run state word's.
+# FLARE_MODEL=runstate the run state word's, FLARE_MODEL=flatten the
+# flatten node's.
 only=${FLARE_MODEL:-all}
 if [ $# -gt 0 ]; then
     check "custom $*" "$safety" "-m200000" "$@"
@@ -158,6 +161,18 @@ check "batch: reentrant send, limit 2, 2 / 3 (counted nodes)" \
 for mutation in "MUT_FENCE=1" "MUT_EARLY=1" "MUT_ORDER=1" "MUT_LAST=1 -DREENTRANT=1" "MUT_LAST=1 -DTERMINAL=1"; do
     # shellcheck disable=SC2086
     caught "batch: mutation $mutation" -D$mutation
+done
+fi
+
+# A flatten's node (flatten.pml): queued events name it unretained, so it
+# serves one inner after another under a new generation once no chain
+# holds it. Each mutation (see flatten.pml's header) must be caught.
+if [ "$only" = all ] || [ "$only" = flatten ]; then
+model=flatten.pml
+check "flatten: one node, three inners, two events each" "$safety -w" "-m200000"
+check "flatten: one node, three inners, three events each" "$safety -w" "-m200000" -DEVENTS=3
+for mutation in 1 2 3; do
+    caught "flatten: mutation $mutation" -DMUTATION=$mutation
 done
 fi
 

@@ -194,6 +194,39 @@ struct FlattenSendDuringStartTests {
         #expect(log.items == ["v1", "v20", "v3", "v4", "v5", "completed"])
     }
 
+    @Test("latest: a replaced inner's value queued before the switch is dropped, though its node now serves the next inner")
+    func replacedInnersQueuedValueWithItsNodeReused() {
+        let (outer, outerInput) = Signal<Int, Never>.pipe()
+        let first = Locked<Signal<Int, Never>.Observer?>(nil)
+        let second = Locked<Signal<Int, Never>.Observer?>(nil)
+        let entered = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        let log = Recorder<String>()
+        outer.flatMap(.latest) { k -> SignalProducer<Int, Never> in
+            if k == 2 {
+                // Inside the internal signal's delivery of 2, before inner 1
+                // is dropped: the value inner 1 sends now is queued.
+                entered.signal()
+                proceed.wait()
+            }
+            return SignalProducer { observer, _ in
+                (k == 1 ? first : second).withLock { $0 = observer }
+            }
+        }.observe { log.append(describe($0)) }
+        outerInput.send(value: 1)
+        let switched = DispatchSemaphore(value: 0)
+        Thread {
+            outerInput.send(value: 2)
+            switched.signal()
+        }.start()
+        entered.wait()
+        first.withLock { $0 }?.send(value: 7)
+        proceed.signal()
+        switched.wait()
+        second.withLock { $0 }?.send(value: 9)
+        #expect(log.items == ["v9"])
+    }
+
     @Test("a flatten whose inners ended while starting is released when its output ends or is disposed")
     func keptNodeReleasedWithTheFlatten() {
         for (strategy, ending) in [(FlattenStrategy.merge, "complete"), (.concat, "dispose"), (.latest, "release")] {

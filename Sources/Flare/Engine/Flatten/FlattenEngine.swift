@@ -11,11 +11,12 @@ import Synchronization
 // the inners send from.
 //
 // Each started inner has a node (`_FlattenInner`), and its events are tagged
-// with that node. A node is active from its start until its inner ends or
-// the strategy drops it (`.latest` replaced it, `.race` lost it, the output
-// ended); the logic ignores every event of an inactive node, so an event a
-// replaced or losing inner sent before the switch, still queued behind it,
-// is never delivered.
+// with that node and the node's generation at the start. A node is active
+// from its start until its inner ends or the strategy drops it (`.latest`
+// replaced it, `.race` lost it, the output ended); the logic ignores every
+// event of an inactive node, or of an earlier generation (a node serves one
+// inner after another), so an event a replaced or losing inner sent before
+// the switch, still queued behind it, is never delivered.
 //
 // An inner is started from inside the internal signal's delivery. What it
 // sends synchronously while starting is handed to the logic at once when
@@ -70,10 +71,19 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
     /// because every inner's observer, on any thread, reads it first.
     @usableFromInline let starting = Atomic<UInt>(0)
 
-    /// A node of an inner that ended while starting, for the next start
-    /// (see `start`): an inner that completes synchronously, the common
-    /// case of `flatMap { SignalProducer(value: $0) }`, costs no node.
-    @usableFromInline @exclusivity(unchecked) var spare: Inner?
+    /// The nodes of inners that have left the active list, for the next
+    /// starts. A node lives as long as the engine, or until `disposeAll`
+    /// once the internal signal has closed: queued events name their node
+    /// unretained (see `_FlattenTag`), so a node is never freed while an
+    /// event may name it. A spare serves a new inner once no chain holds it
+    /// (`reusableNode`). So the engine holds as many nodes as it ever had
+    /// active inners at once, plus those still held by the chains of ended
+    /// or dropped inners when starts looked.
+    /// The oldest spare; each holds the next younger one in `next`.
+    @usableFromInline @exclusivity(unchecked) var spares: Inner?
+
+    /// The youngest spare.
+    @usableFromInline @exclusivity(unchecked) unowned(unsafe) var youngestSpare: Inner?
 
     /// An event `deliverDirectly` handed over is being handled: no inner
     /// starts meanwhile (see `refill`), and an event sent then is queued.
@@ -110,9 +120,10 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
     func handle(_ tag: _FlattenTag<Outer, U, E>) {
         guard !isTerminated else { return }
         switch tag {
-        case let .inner(node, event):
-            guard node.isActive else { return }
-            innerEvent(event, of: node)
+        case let .inner(node, generation, event):
+            node._withUnsafeGuaranteedRef { node in
+                if node.generation.load(ordering: .relaxed) == generation, node.isActive { innerEvent(event, of: node) }
+            }
         case let .outer(event):
             switch event {
             case let .value(value): outerValue(value)
@@ -181,8 +192,8 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
     /// (the output ended by one of its events) is disposed.
     @inlinable
     func start(_ producer: SignalProducer<U, E>) {
-        var node: Inner
-        if let reused = spare.take() { node = reused } else { node = Inner(engine: self) }
+        let node = reusableNode() ?? Inner(engine: self)
+        node.isActive = true
         // The old head moves into the node (`take`: no retain, no release).
         let oldHead = head.take()
         oldHead?.previous = node
@@ -195,24 +206,52 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
         starting.store(Inner.identity(node), ordering: .relaxed)
         run.startIfNotDisposed()
         starting.store(outer, ordering: .relaxed)
-        if !node.isActive {
-            node.run = nil
-            // Nothing is kept once the flatten has ended (an event of this
-            // inner may have ended it): `disposeAll` has already dropped
-            // the kept node, which would hold the engine.
-            guard !isTerminated else { return }
-            // An inner that ended while starting, whose run and events
-            // have all let go of its node (nothing queued names it): the
-            // next start reuses the node. No reference can appear anew,
-            // since every one is copied from an existing one.
-            if isKnownUniquelyReferenced(&node) {
-                node.isActive = true
-                spare = consume node
-            }
-        }
+        if !node.isActive { node.run = nil }
         // The inner ended while starting and freed its slot: start the next
         // ones now that this start has returned (see `refill`).
         if refillPending { refill() }
+    }
+
+    /// A spare node that no inner's chain holds any more (the engine's is
+    /// its only reference: `isKnownUniquelyReferenced`), under a new
+    /// generation, or nil. The oldest spares are tried first, two at most;
+    /// one still held goes to the back. An inner that ended while starting
+    /// has let go of its node by the next start, one that ended on another
+    /// thread once its run has terminated there, a dropped one once its run
+    /// has delivered its `interrupted`: the oldest spare is almost always
+    /// free, and the spares stay as many as the inners active at once.
+    ///
+    /// Only a node that no chain holds can serve a new inner: an inner
+    /// whose chain still holds it could still send, tagged with whatever
+    /// generation it reads. Once unique it stays so (every reference is
+    /// copied from an existing one), and every event its earlier inners
+    /// sent carries the generation before this bump. The acquire
+    /// fence pairs with the runtime's releasing decrement of the last
+    /// chain's reference, so that the earlier inners' reads of
+    /// `generation` happen before the bump here (without it, a late read
+    /// could see the new generation, load-buffering).
+    @inlinable
+    func reusableNode() -> Inner? {
+        for _ in 0..<2 {
+            // Moves only (`take`): no reference count is touched but the check.
+            guard var oldest = spares.take() else { return nil }
+            spares = oldest.next.take()
+            if spares == nil { youngestSpare = nil }
+            if isKnownUniquelyReferenced(&oldest) {
+                atomicMemoryFence(ordering: .acquiring)
+                oldest.generation.store(oldest.generation.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
+                return oldest
+            }
+            keepSpare(oldest)
+        }
+        return nil
+    }
+
+    /// Adds `node` (off the active list, `next` nil) as the youngest spare.
+    @inlinable
+    func keepSpare(_ node: Inner) {
+        if let youngest = youngestSpare { youngest.next = node } else { spares = node }
+        youngestSpare = node
     }
 
     /// Called by an inner's observer on the thread holding the internal
@@ -272,7 +311,8 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
             node.run?.dispose()
             return
         }
-        input.send(value: .inner(node, event))
+        input.send(value: .inner(
+            Unmanaged.passUnretained(node), generation: node.generation.load(ordering: .relaxed), event))
     }
 
     /// Removes `node` from the active list: its events are ignored from now
@@ -281,9 +321,14 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
     func unlink(_ node: Inner) {
         node.isActive = false
         // The successor moves out of the node into its place (`take`: no
-        // retain); the caller holds `node`.
+        // retain).
         let next = node.next.take()
         next?.previous = node.previous
+        // Kept for a later start (before the list lets it go: a queued
+        // event names its node unretained, so the list may hold the only
+        // reference); never once the flatten has ended, when the caller
+        // holds the node.
+        if !isTerminated { keepSpare(node) }
         if let previous = node.previous { previous.next = next } else { head = next }
         node.previous = nil
         activeCount -= 1
@@ -352,7 +397,9 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
     func disposeAll() {
         isTerminated = true
         waiting = _FIFO()
-        spare = nil
+        // One at a time: releasing the chain from its end would recurse.
+        while let spare = spares.take() { spares = spare.next.take() }
+        youngestSpare = nil
         while let node = head { drop(node) }
     }
 }

@@ -2,11 +2,13 @@ import CFlare
 import Synchronization
 
 /// What flows through a flatten's internal signal: an outer event, or an
-/// event of the inner run behind a node.
+/// event of the inner run behind a node, which it names unretained, with
+/// the generation the inner was started under (the engine keeps every node
+/// until the flatten has ended: see `_FlattenEngine.spares`).
 @usableFromInline
 enum _FlattenTag<Outer, U, E: Swift.Error> {
     case outer(Signal<Outer, E>.Event)
-    case inner(_FlattenInner<Outer, U, E>, Signal<U, E>.Event)
+    case inner(Unmanaged<_FlattenInner<Outer, U, E>>, generation: UInt, Signal<U, E>.Event)
 }
 
 /// One started inner run: the identity its events are tagged with, its
@@ -34,6 +36,15 @@ final class _FlattenInner<Outer, U, E: Swift.Error> {
     @usableFromInline
     @exclusivity(unchecked)
     var isActive = true
+
+    /// Which of the inners this node has served is current: an event
+    /// tagged with another generation is an earlier inner's, and ignored.
+    /// Written by the drainer only, when `_FlattenEngine.reusableNode`
+    /// gives the node to a new inner; read by every sender, which tags its
+    /// event with it, and by the drainer's check (relaxed: see
+    /// `reusableNode`).
+    @usableFromInline
+    let generation = Atomic<UInt>(0)
 
     @usableFromInline
     @exclusivity(unchecked)
@@ -63,7 +74,8 @@ final class _FlattenInner<Outer, U, E: Swift.Error> {
             if engine.deliverDirectly(event, of: self) { return }
             return engine.queueStartingEvent(event, of: self)
         }
-        engine.input.send(value: .inner(self, event))
+        engine.input.send(value: .inner(
+            Unmanaged.passUnretained(self), generation: generation.load(ordering: .relaxed), event))
     }
 
     /// A node's identity as `_FlattenEngine.starting` holds it.
