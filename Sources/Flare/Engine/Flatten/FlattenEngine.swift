@@ -391,7 +391,7 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
     }
 
     /// Disposes every active inner run and forgets the waiting ones and the
-    /// spare node (which holds the engine). Each run is disposed once: it
+    /// spare nodes (which hold the engine). Each run is disposed once: it
     /// leaves the list first.
     @usableFromInline
     func disposeAll() {
