@@ -11,7 +11,7 @@ import Synchronization
 // the inners send from.
 //
 // Each started inner has a node (`_FlattenInner`), and its events are tagged
-// with that node and the node's generation at the start. A node is active
+// with that node and the generation it serves the inner under. A node is active
 // from its start until its inner ends or the strategy drops it (`.latest`
 // replaced it, `.race` lost it, the output ended); the logic ignores every
 // event of an inactive node, or of an earlier generation (a node serves one
@@ -78,8 +78,8 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
     /// event may name it. A spare serves a new inner once no chain holds it
     /// (`reusableNode`). So the engine holds as many nodes as it ever had
     /// active inners at once, plus those still held by the chains of ended
-    /// or dropped inners when starts looked.
-    /// The oldest spare; each holds the next younger one in `next`.
+    /// or dropped inners when starts looked. This is the oldest spare; each
+    /// holds the next younger one in `next`.
     @usableFromInline @exclusivity(unchecked) var spares: Inner?
 
     /// The youngest spare.
