@@ -44,13 +44,9 @@ static AO_t exchange(flare_serial *s, AO_t replacement) {
 }
 
 flare_node *flare_serial_take(flare_serial *s) {
-    /* Called only after the releasing CAS failed, or by the holder that
-     * read a stack (flare_serial_take_pushed), so the word holds a stack,
-     * and only pushes can change it until we do; or it is closed, by this
-     * thread from inside a delivery that an outer frame now leaves, and
-     * nothing changes it any more. We still hold an open word: record it
-     * again (flare_serial_release cleared it). */
-    if (AO_load(&s->word) == FLARE_SERIAL_CLOSED) return NULL;
+    /* Called only after the releasing CAS failed, so the word holds a stack,
+     * and only pushes can change it until we do. We still hold the word:
+     * record it again (flare_serial_release cleared it). */
     AO_store(&s->owner, flare_thread_tag());
     return reverse((flare_node *)exchange(s, FLARE_SERIAL_BUSY));
 }

@@ -141,7 +141,7 @@ fi
 # The batched hand-off (batch.pml): two senders appending to batches of
 # two slots behind each other's deliveries, with the queue limit's credits
 # taken in groups, a reentrant send from inside a delivery (node path), a
-# drain in place from inside a delivery, a terminal event or an interrupt while batches are queued (sender 0 sends
+# terminal event or an interrupt while batches are queued (sender 0 sends
 # one value after it, which must be dropped). Each mutation (see
 # batch.pml's header) must be caught.
 if [ "$only" = all ] || [ "$only" = batch ]; then
@@ -158,14 +158,7 @@ check "batch: interrupted during batches, reentrant, 2 / 3" \
 # in flight: its next value takes the node path, counted.
 check "batch: reentrant send, limit 2, 2 / 3 (counted nodes)" \
     "$safety -w" "-m200000" -DREENTRANT=1 -DS1_VALUES=3 -DLIMIT=2
-# Drain in place (flare_drain_next_in_place): the holder of (0,0) delivers
-# what its drain holds and what was pushed since, keeping the word, then
-# the value an inner being started sends.
-check "batch: drain in place, 2 / 2" "$safety -w" "-m200000" -DIN_PLACE=1
-check "batch: drain in place, limit 2, groups of 2, 3 / 3" \
-    "$safety -w" "-m200000" -DIN_PLACE=1 -DS0_VALUES=3 -DS1_VALUES=3 -DLIMIT=2 -DGROUP=2
-for mutation in "MUT_FENCE=1" "MUT_EARLY=1" "MUT_ORDER=1" "MUT_LAST=1 -DREENTRANT=1" "MUT_LAST=1 -DTERMINAL=1" \
-    "MUT_IN_HAND=1 -DIN_PLACE=1"; do
+for mutation in "MUT_FENCE=1" "MUT_EARLY=1" "MUT_ORDER=1" "MUT_LAST=1 -DREENTRANT=1" "MUT_LAST=1 -DTERMINAL=1"; do
     # shellcheck disable=SC2086
     caught "batch: mutation $mutation" -D$mutation
 done

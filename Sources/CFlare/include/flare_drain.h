@@ -40,12 +40,6 @@
  *              terminated the root, finish termination), RELEASE a removed
  *              observer's context, or INTERRUPT (drop the node's event,
  *              deliver `interrupted`, finish termination).
- *   in place   the holder, from inside a delivery: flare_drain_next_in_place,
- *              as drain (from the drain's own state if it is in one, else
- *              flare_drain_begin over flare_serial_take_pushed), until
- *              FLARE_DRAIN_END with the word still held; a termination is
- *              finished in place, and the outer frame's leave finds the
- *              word closed (flare_serial_release returns NULL).
  *   finish     flare_drain_close (close the word), then flare_drain_next_closed
  *              until FLARE_DRAIN_END: DROP each event queued after the
  *              terminal one, RELEASE each removed observer's context; then
@@ -351,11 +345,15 @@ static inline void flare_drain_leave_batch(flare_drain *d, flare_batch *b) {
 }
 
 /**
- * `flare_drain_next` and `flare_drain_next_in_place`: the step, with what it
- * does once nothing taken is left (`in_place`: take what was pushed since,
- * keeping the word; else release it or take what was pushed).
+ * The drain loop's step: what to do with the next queued node, FIFO, taking
+ * the next batch from the word (`flare_serial_release`) when this one is
+ * done, until the word is released (FLARE_DRAIN_END). An `interrupted` sent
+ * meanwhile overtakes every event still queued: the check before each
+ * queued event is where a delivery begins (contract 8). Before it releases
+ * or takes a batch, it returns the slots of the counted nodes taken so far,
+ * so that nothing is owed once the word is released.
  */
-static inline flare_drain_action flare_drain_step(flare_drain *d, bool in_place) {
+static inline flare_drain_action flare_drain_next(flare_drain *d) {
     for (;;) {
         if (d->next && flare_node_is_batch(d->next)) {
             flare_batch *b = (flare_batch *)d->next;
@@ -384,41 +382,10 @@ static inline flare_drain_action flare_drain_step(flare_drain *d, bool in_place)
             flare_serial_return_slots(d->serial, d->taken);
             d->taken = 0;
         }
-        d->next = in_place ? flare_serial_take_pushed(d->serial) : flare_serial_release(d->serial);
+        d->next = flare_serial_release(d->serial);
         if (!d->next) return FLARE_DRAIN_END;
     }
 }
-
-/**
- * The drain loop's step: what to do with the next queued node, FIFO, taking
- * the next batch from the word (`flare_serial_release`) when this one is
- * done, until the word is released (FLARE_DRAIN_END). An `interrupted` sent
- * meanwhile overtakes every event still queued: the check before each
- * queued event is where a delivery begins (contract 8). Before it releases
- * or takes a batch, it returns the slots of the counted nodes taken so far,
- * so that nothing is owed once the word is released.
- */
-static inline flare_drain_action flare_drain_next(flare_drain *d) { return flare_drain_step(d, false); }
-
-/**
- * Drain in place: the step for a holder that, from inside the delivery of
- * one event, delivers everything queued behind it before it goes on with
- * that delivery (flatten's funnel, while an inner it starts sends: see
- * `_FlattenEngine.queueStartingEvent`). The same verdicts as
- * `flare_drain_next`, in the same order, from the same drain state (the
- * drain loop's own, when the holder is in one); FLARE_DRAIN_END when
- * nothing is queued any more, the word still held (BUSY): the delivery
- * goes on, and the drain that follows it releases the word as usual. A
- * terminal event delivered, or an INTERRUPT, is handled in place too: the
- * termination closes the word, and the release by the outer frame finds it
- * closed and does nothing (`flare_serial_take`).
- *
- * It adds no step to the protocol: taking what was pushed while holding
- * the word is the take of `flare_serial_release`'s slow half, made at
- * another moment; batches taken are sealed before the word is released, by
- * this loop or the outer one (I3, flare_batch.h).
- */
-static inline flare_drain_action flare_drain_next_in_place(flare_drain *d) { return flare_drain_step(d, true); }
 
 /**
  * After DELIVER, once the caller has freed the node and before it delivers

@@ -210,12 +210,7 @@ static inline flare_push_result flare_serial_push(flare_serial *s, flare_node *n
     }
 }
 
-/**
- * Slow half of `flare_serial_release`: takes the pending stack, returns it
- * FIFO; NULL if the word is closed (the holder closed it from inside a
- * delivery, flare_drain.h's drain in place: the release that follows, by an
- * outer frame of the same thread, finds nothing to do).
- */
+/** Slow half of `flare_serial_release`: takes the pending stack, returns it FIFO. */
 flare_node *flare_serial_take(flare_serial *s);
 
 /**
@@ -223,9 +218,7 @@ flare_node *flare_serial_take(flare_serial *s);
  * the word (BUSY → IDLE, a releasing CAS), or the pending nodes in FIFO
  * order (the word stays held): deliver them and call again. The drainer
  * clears `owner` before the CAS (which orders the clear before its release);
- * `flare_serial_take` records it again if the word stays held. Also NULL,
- * changing nothing, if the caller closed the word from inside the delivery
- * it is leaving (drain in place, flare_drain.h).
+ * `flare_serial_take` records it again if the word stays held.
  */
 static inline flare_node *flare_serial_release(flare_serial *s) {
     AO_store(&s->owner, 0);
@@ -317,20 +310,6 @@ typedef enum flare_reserve_result {
  */
 static inline bool flare_serial_held_by_caller(const flare_serial *s) {
     return AO_load((volatile AO_t *)&s->owner) == flare_thread_tag();
-}
-
-/**
- * The holder, from inside a delivery (flare_drain.h, drain in place): the
- * nodes pushed since it last took or acquired the word, FIFO, the word
- * staying held; NULL if there are none (the word reads BUSY). The load is
- * relaxed: a push that happens before the caller's current step is ordered
- * before it (write-read coherence), so it is seen; the exchange that takes
- * what it sees is the same as `flare_serial_release`'s take (acquire).
- */
-static inline flare_node *flare_serial_take_pushed(flare_serial *s) {
-    FLARE_DRAINER_ONLY(s);
-    if (AO_load(&s->word) == FLARE_SERIAL_BUSY) return NULL;
-    return flare_serial_take(s);
 }
 
 /**

@@ -21,10 +21,8 @@ import Synchronization
 // An inner is started from inside the internal signal's delivery. What it
 // sends synchronously while starting is handed to the logic at once when
 // nothing is queued behind the current event (`_FlattenEngine.deliverDirectly`:
-// it would be the next event delivered); when something is, that is
-// delivered first, in place (`queueStartingEvent`), so the inner's events
-// never pile up behind a start that may not end; never inside a delivery
-// of the output. `.concat` and
+// it would be the next event delivered), else queued behind what is, in the
+// order it was sent; never inside a delivery of the output. `.concat` and
 // `.concurrent` start their next inner when the previous one's terminal
 // event is handled; when that event was handed over (the inner ended while
 // starting), the next inner starts once that start has returned, in the
@@ -91,12 +89,6 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
     /// starts meanwhile (see `refill`), and an event sent then is queued.
     @usableFromInline @exclusivity(unchecked) var deliveringDirectly = false
 
-    /// The events queued behind the current one are being delivered in
-    /// place, for the inner being started (`queueStartingEvent`): an inner
-    /// that one of them would start starts once that start has returned
-    /// (`startOrDefer`), and an event sent then is queued.
-    @usableFromInline @exclusivity(unchecked) var drainingInPlace = false
-
     /// `.concat`, `.concurrent`: a slot was freed while an event was handed
     /// over, or while a `refill` loop ran: the start that handed it over
     /// refills once it returns, or the loop goes on (see `refill`).
@@ -150,41 +142,18 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
         switch kind {
         case .concurrent:
             if activeCount < limit {
-                startOrDefer(producer)
+                start(producer)
             } else {
                 waiting.append(producer)
             }
         case .latest:
             if let current = head { drop(current) }
-            // A start deferred before this one is replaced: it never ran.
-            if drainingInPlace { waiting = _FIFO() }
-            startOrDefer(producer)
-        case .race:
-            if !decided { startOrDefer(producer) }
-        case .throttle:
-            if activeCount == 0, waiting.isEmpty { startOrDefer(producer) }
-        }
-    }
-
-    /// Starts `producer`, or, while queued events are delivered in place
-    /// for an inner that is starting (`drainingInPlace`), queues it to start
-    /// once that start has returned (`refill`): starts never nest, so what
-    /// the new inner sends while starting may be handed over too.
-    @inlinable
-    func startOrDefer(_ producer: SignalProducer<U, E>) {
-        if drainingInPlace {
-            waiting.append(producer)
-            refillPending = true
-        } else {
             start(producer)
+        case .race:
+            if !decided { start(producer) }
+        case .throttle:
+            if activeCount == 0 { start(producer) }
         }
-    }
-
-    /// Whether `refill` may start the next waiting inner: a slot is free
-    /// (`.race`: no inner has won yet).
-    @inlinable
-    var mayStartWaiting: Bool {
-        kind == .race ? !decided : activeCount < limit
     }
 
     @inlinable
@@ -209,8 +178,6 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
     @usableFromInline
     func decide(_ winner: Inner) {
         decided = true
-        // Starts deferred while draining in place lost before they ran.
-        waiting = _FIFO()
         var node = head
         while let current = node {
             node = current.next
@@ -240,9 +207,8 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
         run.startIfNotDisposed()
         starting.store(outer, ordering: .relaxed)
         if !node.isActive { node.run = nil }
-        // The inner ended while starting and freed its slot, or starts were
-        // deferred while it started (`startOrDefer`): start the next ones
-        // now that this start has returned (see `refill`).
+        // The inner ended while starting and freed its slot: start the next
+        // ones now that this start has returned (see `refill`).
         if refillPending { refill() }
     }
 
@@ -312,8 +278,8 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
     /// stack.
     @inlinable
     func deliverDirectly(_ event: Signal<U, E>.Event, of node: Inner) -> Bool {
-        guard starting.load(ordering: .relaxed) == Inner.identity(node), !deliveringDirectly, !drainingInPlace,
-              !funnelCore.holdsTakenEvents, flare_serial_peek(serial) == UInt(FLARE_SERIAL_BUSY)
+        guard starting.load(ordering: .relaxed) == Inner.identity(node), !deliveringDirectly, !funnelCore.drainingBatch,
+              flare_serial_peek(serial) == UInt(FLARE_SERIAL_BUSY)
         else { return false }
         deliveringDirectly = true
         if !isTerminated, node.isActive { innerEvent(event, of: node) }
@@ -322,26 +288,8 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
     }
 
     /// An event of the inner being started that `deliverDirectly` could not
-    /// hand over (something is queued behind the current event): what is
-    /// queued is delivered in place, then the event is handed over; or, if
-    /// the internal signal is being interrupted, the inner is disposed.
-    ///
-    /// Drain in place (`_SerialDriver.drainInPlace`): this thread holds the
-    /// internal signal's word, and will until the start returns; queued
-    /// behind the current event, the inner's events would wait for it, all
-    /// of them, however many a synchronous inner sends. So the queued
-    /// events are delivered here, in their order, as the drain after the
-    /// current event would deliver them next (the engine does nothing after
-    /// a start that their handling could observe in another order, as for
-    /// `deliverDirectly`), and then the inner's event is the next one and
-    /// is handed over: the queue holds what other threads sent meanwhile,
-    /// never the inner's own events. An inner that one of them would start
-    /// waits until this start has returned (`startOrDefer`); an event that
-    /// ends the output ends it here (the termination is finished in place,
-    /// and this event is dropped). Not while an event is handed over
-    /// (`deliveringDirectly`: the output's observer is on the stack, and
-    /// the inner sent from inside it) or already in place: then the event
-    /// is queued behind the current one, as any reentrant send.
+    /// hand over (something is queued behind the current event): queued,
+    /// unless the internal signal is being interrupted.
     ///
     /// The interruption (the output disposed, or its run's handle, from any
     /// thread) is queued on the word this thread holds, and overtakes
@@ -362,21 +310,6 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
         guard !flare_core_interrupt_requested(funnelCore.raw) else {
             node.run?.dispose()
             return
-        }
-        if !deliveringDirectly, !drainingInPlace {
-            // Until the event can be handed over: another thread may queue
-            // more behind the current event while this one delivers.
-            while true {
-                drainingInPlace = true
-                let open = funnelCore.drainInPlace()
-                drainingInPlace = false
-                guard open else {
-                    // The internal signal ended (every run was disposed).
-                    node.run?.dispose()
-                    return
-                }
-                if deliverDirectly(event, of: node) { return }
-            }
         }
         input.send(value: .inner(
             Unmanaged.passUnretained(node), generation: node.generation.load(ordering: .relaxed), event))
@@ -431,12 +364,12 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
     /// let a long synchronous inner fill the internal signal's queue.
     @inlinable
     func refill() {
-        if deliveringDirectly || drainingInPlace || refilling {
+        if deliveringDirectly || refilling {
             refillPending = true
             return
         }
         refilling = true
-        while !isTerminated, mayStartWaiting, !waiting.isEmpty {
+        while !isTerminated, activeCount < limit, !waiting.isEmpty {
             refillPending = false
             start(waiting.removeFirst())
         }

@@ -80,26 +80,17 @@ protocol _SerialDriver: AnyObject {
     /// Called once, by the holder that delivered the terminal event.
     func didTerminate()
 
-    /// The state of the drain in progress while it may hold taken events
-    /// behind the one being delivered, else nil: what `drainInPlace`
-    /// resumes, and what flatten's direct handover reads. Drainer-private.
-    var currentDrain: UnsafeMutablePointer<flare_drain>? { get set }
+    /// True while `drain` holds a taken batch of events behind the one it
+    /// delivers (read by flatten's direct handover). Drainer-private.
+    var drainingBatch: Bool { get set }
 }
 
 extension _SerialDriver {
-    /// A driver that never drains in place keeps no pointer.
+    /// A driver nobody asks about its batches keeps no flag.
     @inlinable
-    var currentDrain: UnsafeMutablePointer<flare_drain>? {
-        get { nil }
+    var drainingBatch: Bool {
+        get { false }
         set {}
-    }
-
-    /// Holding the word: whether events taken from it wait in the hands of
-    /// the drain in progress, behind the one being delivered.
-    @inlinable
-    var holdsTakenEvents: Bool {
-        guard let d = currentDrain else { return false }
-        return d.pointee.next != nil
     }
 
     /// Sends `event` from any thread: delivers it at once if the word is
@@ -266,129 +257,46 @@ extension _SerialDriver {
     @inlinable
     @inline(never)
     func drain(_ first: UnsafeMutablePointer<flare_node>) {
+        let serial = serial
+        drainingBatch = true
         var d = flare_drain()
         flare_drain_begin(&d, drainCore, first)
-        withUnsafeMutablePointer(to: &d) { drain(resuming: $0) }
-    }
-
-    /// `drain`'s loop over its state `d`.
-    @inlinable
-    @inline(__always)
-    func drain(resuming d: UnsafeMutablePointer<flare_drain>) {
-        let serial = serial
-        currentDrain = d
         while true {
             // `flare_drain_next` releases the word once the batch in hand is
-            // done (`d.next` nil): the pointer is cleared before that, while
+            // done (`d.next` nil): the flag is cleared before that, while
             // this thread still holds the word (cleared after, it would race
             // with the next holder's write). Written only when it changes:
             // it shares a line with fields every sender reads.
-            if d.pointee.next == nil, currentDrain != nil { currentDrain = nil }
-            switch flare_drain_next(d) {
+            if d.next == nil, drainingBatch { drainingBatch = false }
+            switch flare_drain_next(&d) {
             case FLARE_DRAIN_DELIVER:
-                if currentDrain == nil { currentDrain = d }
-                let event = _EventNode<Signal<Value, Error>.Event>.take(d.pointee.node.unsafelyUnwrapped, serial: serial)
-                flare_drain_taken(d)
+                if !drainingBatch { drainingBatch = true }
+                let event = _EventNode<Signal<Value, Error>.Event>.take(d.node.unsafelyUnwrapped, serial: serial)
+                flare_drain_taken(&d)
                 if deliver(event) {
-                    finishTermination(pending: d.pointee.next)
+                    finishTermination(pending: d.next)
                     return
                 }
             case FLARE_DRAIN_DELIVER_SLOT:
-                if currentDrain == nil { currentDrain = d }
-                let event = _EventSlot<Signal<Value, Error>.Event>.take(
-                    d.pointee.slot.unsafelyUnwrapped, counted: d.pointee.counted, serial: serial)
-                flare_drain_taken(d)
+                if !drainingBatch { drainingBatch = true }
+                let event = _EventSlot<Signal<Value, Error>.Event>.take(d.slot.unsafelyUnwrapped, counted: d.counted, serial: serial)
+                flare_drain_taken(&d)
                 if deliver(event) {
-                    finishTermination(pending: d.pointee.next)
+                    finishTermination(pending: d.next)
                     return
                 }
             case FLARE_DRAIN_RELEASE:
-                _releaseObserverContext(d.pointee.ctx)
+                _releaseObserverContext(d.ctx)
             case FLARE_DRAIN_INTERRUPT:
                 // Before a batch's slot there is no node: the slot stays
                 // queued, and the termination drops it.
-                if let node = d.pointee.node { _EventNode<Signal<Value, Error>.Event>.drop(node, serial: serial) }
-                interruptPromptly(pending: d.pointee.next)
+                if let node = d.node { _EventNode<Signal<Value, Error>.Event>.drop(node, serial: serial) }
+                interruptPromptly(pending: d.next)
                 return
             default:
                 return
             }
         }
-    }
-
-    /// Drain in place (flare_drain.h): holding the word, from inside the
-    /// delivery of an event, delivers everything queued behind it (what the
-    /// drain in progress holds, then what was pushed since), in the order
-    /// `drain` would, keeping the word; the delivery then goes on, and the
-    /// drain that follows it finds what was queued later. Returns false if
-    /// one of those events ended the driver: the termination was finished
-    /// here, the word is closed, and the outer frames' release does
-    /// nothing. Deliveries made here are nested in the current one, so only
-    /// a driver whose deliveries allow it calls this (flatten's funnel,
-    /// whose one observer is the engine: `_FlattenEngine.queueStartingEvent`).
-    ///
-    /// - Complexity: O(n) in the events queued; no allocation unless the
-    ///   deliveries allocate.
-    @inlinable
-    @inline(never)
-    func drainInPlace() -> Bool {
-        if let d = currentDrain { return drainInPlace(resuming: d) }
-        guard let first = flare_serial_take_pushed(serial) else { return true }
-        var d = flare_drain()
-        flare_drain_begin(&d, drainCore, first)
-        return withUnsafeMutablePointer(to: &d) { d in
-            currentDrain = d
-            let open = drainInPlace(resuming: d)
-            // Nothing is in hand any more: `d` is about to go.
-            currentDrain = nil
-            return open
-        }
-    }
-
-    /// `drainInPlace`'s loop over the drain state `d`, until nothing is
-    /// queued (true) or the driver terminated (false: `d` is left empty, so
-    /// that the drain loop it may belong to ends at once).
-    @inlinable
-    func drainInPlace(resuming d: UnsafeMutablePointer<flare_drain>) -> Bool {
-        let serial = serial
-        while true {
-            switch flare_drain_next_in_place(d) {
-            case FLARE_DRAIN_DELIVER:
-                let event = _EventNode<Signal<Value, Error>.Event>.take(d.pointee.node.unsafelyUnwrapped, serial: serial)
-                flare_drain_taken(d)
-                if deliver(event) {
-                    finishTermination(pending: Self.emptied(d))
-                    return false
-                }
-            case FLARE_DRAIN_DELIVER_SLOT:
-                let event = _EventSlot<Signal<Value, Error>.Event>.take(
-                    d.pointee.slot.unsafelyUnwrapped, counted: d.pointee.counted, serial: serial)
-                flare_drain_taken(d)
-                if deliver(event) {
-                    finishTermination(pending: Self.emptied(d))
-                    return false
-                }
-            case FLARE_DRAIN_RELEASE:
-                _releaseObserverContext(d.pointee.ctx)
-            case FLARE_DRAIN_INTERRUPT:
-                if let node = d.pointee.node { _EventNode<Signal<Value, Error>.Event>.drop(node, serial: serial) }
-                interruptPromptly(pending: Self.emptied(d))
-                return false
-            default:
-                return true
-            }
-        }
-    }
-
-    /// What the drain `d` still holds, which the termination takes over;
-    /// `d` is left with nothing, and no slot of the queue limit owed (the
-    /// close releases every waiter).
-    @inlinable
-    static func emptied(_ d: UnsafeMutablePointer<flare_drain>) -> UnsafeMutablePointer<flare_node>? {
-        let pending = d.pointee.next
-        d.pointee.next = nil
-        d.pointee.taken = 0
-        return pending
     }
 
     /// An interruption was requested while events were queued: delivers
