@@ -44,7 +44,8 @@ static AO_t exchange(flare_serial *s, AO_t replacement) {
 }
 
 flare_node *flare_serial_take(flare_serial *s) {
-    /* Called only after the releasing CAS failed, so the word holds a stack,
+    /* Called only after the releasing CAS failed, or by the holder that
+     * read a stack (flare_serial_take_pushed), so the word holds a stack,
      * and only pushes can change it until we do. We still hold the word:
      * record it again (flare_serial_release cleared it). */
     AO_store(&s->owner, flare_thread_tag());

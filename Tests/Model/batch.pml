@@ -13,6 +13,18 @@
  * dropped: it was sent after the terminal event); Sender(1) sends S1_VALUES
  * values. With REENTRANT, the observer sends a value from inside the
  * delivery of sender 0's first value: the holder takes the node path.
+ * With IN_PLACE, that value is sent instead as an inner being started
+ * sends it (flatten's funnel, `_FlattenEngine.queueStartingEvent`): the
+ * holder drains in place (flare_drain_next_in_place: what its drain holds,
+ * then what was pushed since, until the word reads BUSY, keeping the
+ * word), then delivers the value itself; sender 0's first value takes the
+ * node path, so that it is delivered by a holder's first step or from a
+ * node of its drain, with other items in hand. With IN_PLACE=2 the drain
+ * in place may also stop before any item (FLARE_DRAIN_STOP: an
+ * interruption, a terminal event or the removal of the delivering bag's
+ * entry is next): what it holds stays in the drain state, which the holder
+ * resumes after the delivery (the drain loop's, or `leaveResuming` after a
+ * first step), and the value is queued behind it as a reentrant send.
  * A batch holds CAP slots; each sender owns NBS batch memories (the
  * allocator: a fresh batch is one with no reference left) and keeps two in
  * its cache entry, `cur` and `spare` (batch.c `fresh`): a fresh batch is
@@ -56,6 +68,13 @@
  *   MUT_LAST   B1 appends to an open batch that is no longer the word's
  *              top (I4): caught by the order of sends, with a reentrant
  *              send or a terminal event pushed after the batch.
+ *   MUT_IN_HAND  the drain in place ends as soon as the word reads BUSY,
+ *              leaving what the drain holds to the drain: caught by the
+ *              order of sends (a value held is delivered after the one the
+ *              drain in place made way for).
+ *   MUT_STOP_HAND  (IN_PLACE=2) after a stop, the value is delivered at
+ *              once instead of queued behind what the drain holds: caught
+ *              the same way.
  */
 
 #ifndef S0_VALUES
@@ -90,6 +109,15 @@
 #endif
 #ifndef MUT_LAST
 #define MUT_LAST 0
+#endif
+#ifndef IN_PLACE
+#define IN_PLACE 0
+#endif
+#ifndef MUT_IN_HAND
+#define MUT_IN_HAND 0
+#endif
+#ifndef MUT_STOP_HAND
+#define MUT_STOP_HAND 0
 #endif
 #ifndef DENSE
 #define DENSE CAP
@@ -144,6 +172,10 @@ byte completed[3];
 byte snap[8];
 byte received = 0;
 bool terminated = false;
+byte in_snap;
+
+/* The taken items (the drainer's `d->next`) */
+#define TAKE_ALL() hj = 0; do :: hj < stkn -> assert(nb < MAXN); took[nb] = stk[hj]; stk[hj] = 0; nb++; hj++ :: else -> break od; stkn = 0
 
 inline unref(b) {
     atomic {
@@ -152,10 +184,9 @@ inline unref(b) {
     }
 }
 
-/* The observer: exactly once, FIFO per sender, nothing after the terminal;
- * with REENTRANT, sends (2,0) from inside the delivery of (0,0): the holder
- * takes the node path (flare_batch_begin: NODE), uncounted. */
-inline observe(v) {
+/* The observer's checks: exactly once, FIFO per sender, nothing after the
+ * terminal, the order of sends. */
+inline check_delivery(v) {
     atomic {
         assert(!terminated);
         if
@@ -172,7 +203,114 @@ inline observe(v) {
             next_seq[snd]++;
             received++
         fi
-    };
+    }
+}
+
+/* The drain in place's delivery of an item `x` it took (a value node,
+ * counted or not). */
+inline in_place_node(x) {
+    if
+    :: x > COUNTED -> x = x - COUNTED; give_back(1)
+    :: else -> skip
+    fi;
+    check_delivery(x)
+}
+
+/* D1–D3 for batch `b`, delivering, inside the drain in place (run_batch's
+ * steps; no interrupt: IN_PLACE runs without TERMINAL). */
+inline in_place_batch(b) {
+    ib = 0; ibn = 0;
+    do
+    :: ib < ibn ->
+        atomic {
+            assert(refs[b] > 0);
+            x = slot[b * CAP + ib];
+            assert(x != 0);
+            slot[b * CAP + ib] = 0; ib++
+        };
+        if
+        :: counted[b] -> give_back(1)
+        :: else -> skip
+        fi;
+        check_delivery(x)
+    :: ib >= ibn ->
+        atomic {
+            assert(refs[b] > 0);
+            if
+            :: cnt[b] > ib -> ibn = cnt[b]
+            :: else -> sealed[b] = true; unused = cred[b] - cnt[b]; done = true
+            fi
+        };
+        if
+        :: done ->
+            if
+            :: counted[b] && unused > 0 -> give_back(unused)
+            :: else -> skip
+            fi;
+            unref(b);
+            done = false; unused = 0;
+            break
+        :: else -> skip
+        fi
+    od
+}
+
+/* Drain in place (flare_drain_next_in_place): the items the drain holds
+ * (took[ti..nb)), then what was pushed since (the take keeps the word),
+ * until the word reads BUSY with nothing in hand; with IN_PLACE=2, or
+ * until it stops before an item (`stopped`). */
+inline drain_in_place() {
+    do
+    :: ti < nb && MUT_IN_HAND -> break
+    :: ti < nb && IN_PLACE == 2 -> stopped = true; break
+    :: ti < nb && !MUT_IN_HAND ->
+        if
+        :: took[ti] >= BATCH -> xb = took[ti] - BATCH; ti++; in_place_batch(xb)
+        :: else -> x = took[ti]; ti++; in_place_node(x)
+        fi
+    :: ti >= nb ->
+        /* flare_serial_take_pushed: BUSY, or take (owner stays) */
+        atomic {
+            assert(word != IDLE && word != CLOSED && owner == me);
+            if
+            :: stkn == 0 -> done = true
+            :: else -> nb = 0; ti = 0; TAKE_ALL()
+            fi
+        };
+        if
+        :: done -> done = false; break
+        :: else -> skip
+        fi
+    od
+}
+
+/* The observer: check_delivery; with REENTRANT, sends (2,0) from inside
+ * the delivery of (0,0): the holder takes the node path
+ * (flare_batch_begin: NODE), uncounted; with IN_PLACE, drains in place and
+ * delivers (2,0) itself, after every value whose send returned before its
+ * send began (`in_snap`). */
+inline observe(v) {
+    check_delivery(v);
+    if
+    :: IN_PLACE && v == 1 ->
+        in_snap = completed[0] + 16 * completed[1];
+        drain_in_place();
+        if
+        :: stopped && !MUT_STOP_HAND ->
+            /* queued behind what the drain still holds */
+            atomic {
+                assert(word == BUSY && owner == me && stkn < MAXN);
+                stk[stkn] = 1 + 2 * 16; stkn++
+            };
+            stopped = false
+        :: else ->
+            stopped = false;
+            assert(next_seq[0] >= in_snap % 16 && next_seq[1] >= in_snap / 16);
+            check_delivery(1 + 2 * 16)
+        fi;
+        completed[2]++
+    :: else -> skip
+    fi;
     if
     :: REENTRANT && v == 1 ->
         atomic {
@@ -189,8 +327,6 @@ inline give_back(n) {
     atomic { freed = freed + n; outstanding = outstanding - n }
 }
 
-/* The taken items (the drainer's `d->next`) */
-#define TAKE_ALL() hj = 0; do :: hj < stkn -> assert(nb < MAXN); took[nb] = stk[hj]; stk[hj] = 0; nb++; hj++ :: else -> break od; stkn = 0
 
 /* D1–D3 for batch `b` at took[ti], from slot `bi` on (0 for a batch just
  * reached), delivering (closing = false) or dropping (closing = true).
@@ -368,8 +504,8 @@ inline take_credits(b, c) {
 }
 
 proctype Sender(byte me; byte nvals) {
-    byte k = 0, v, w, bb, snd, seq, b, b2, b3, seen, got, n, tk, bi, bn, unused, hj, ti, nb;
-    bool ok, gone, t, stop, inb, done, released, open;
+    byte k = 0, v, w, bb, snd, seq, b, b2, b3, seen, got, n, tk, bi, bn, unused, hj, ti, nb, x, xb, ib, ibn;
+    bool ok, gone, t, stop, inb, done, released, open, stopped;
     byte took[MAXN];
     byte r;
 
@@ -423,6 +559,10 @@ proctype Sender(byte me; byte nvals) {
         /* B1: the open batch (not sealed, not full, the word's top), or a
          * fresh one, or the node path */
         got = 0; gone = false;
+        if
+        :: IN_PLACE && v == 1 -> goto node
+        :: else -> skip
+        fi;
         b = cur[me];
         atomic {
             open = named[me] && b != NONE && !sealed[b] && cnt[b] < CAP &&
@@ -600,7 +740,7 @@ init {
     :: TERMINAL -> assert(word == CLOSED && terminated && next_seq[0] <= S0_VALUES)
     :: else ->
         assert(word == IDLE && outstanding == 0);
-        assert(received == S0_VALUES + S1_VALUES + REENTRANT);
+        assert(received == S0_VALUES + S1_VALUES + REENTRANT + (IN_PLACE != 0));
         assert(next_seq[0] == S0_VALUES && next_seq[1] == S1_VALUES)
     fi
 }

@@ -141,8 +141,9 @@ fi
 # The batched hand-off (batch.pml): two senders appending to batches of
 # two slots behind each other's deliveries, with the queue limit's credits
 # taken in groups, a reentrant send from inside a delivery (node path), a
-# terminal event or an interrupt while batches are queued (sender 0 sends
-# one value after it, which must be dropped). Each mutation (see
+# drain in place from inside a delivery, a terminal event or an interrupt
+# while batches are queued (sender 0 sends one value after it, which must
+# be dropped). Each mutation (see
 # batch.pml's header) must be caught.
 if [ "$only" = all ] || [ "$only" = batch ]; then
 model=batch.pml
@@ -158,7 +159,16 @@ check "batch: interrupted during batches, reentrant, 2 / 3" \
 # in flight: its next value takes the node path, counted.
 check "batch: reentrant send, limit 2, 2 / 3 (counted nodes)" \
     "$safety -w" "-m200000" -DREENTRANT=1 -DS1_VALUES=3 -DLIMIT=2
-for mutation in "MUT_FENCE=1" "MUT_EARLY=1" "MUT_ORDER=1" "MUT_LAST=1 -DREENTRANT=1" "MUT_LAST=1 -DTERMINAL=1"; do
+# Drain in place (flare_drain_next_in_place): the holder of (0,0) delivers
+# what its drain holds and what was pushed since, keeping the word, then
+# the value an inner being started sends; or it stops before any item
+# (IN_PLACE=2 includes the runs that never stop), leaves the rest to the
+# drain after the delivery and queues the value behind it.
+check "batch: drain in place, may stop, 2 / 2" "$safety -w" "-m200000" -DIN_PLACE=2
+check "batch: drain in place, may stop, limit 2, groups of 2, 3 / 3" \
+    "$safety -w" "-m200000" -DIN_PLACE=2 -DS0_VALUES=3 -DS1_VALUES=3 -DLIMIT=2 -DGROUP=2
+for mutation in "MUT_FENCE=1" "MUT_EARLY=1" "MUT_ORDER=1" "MUT_LAST=1 -DREENTRANT=1" "MUT_LAST=1 -DTERMINAL=1" \
+    "MUT_IN_HAND=1 -DIN_PLACE=1" "MUT_STOP_HAND=1 -DIN_PLACE=2"; do
     # shellcheck disable=SC2086
     caught "batch: mutation $mutation" -D$mutation
 done

@@ -67,13 +67,16 @@
  *     flare_core_drop_items, flare_core_interrupt_requested,
  *     flare_core_check_invariants, flare_entry_is_active and
  *     flare_entry_claim on entries of its private arrays,
- *     flare_serial_release, flare_serial_take, flare_serial_close,
+ *     flare_serial_release, flare_serial_take, flare_serial_take_pushed,
+ *     flare_serial_close,
  *     flare_serial_return_slots, flare_serial_return_batch,
  *     flare_serial_debug_note_queued; and the drain protocol's steps in
  *     flare_drain.h (flare_serial_return_own_slot,
  *     flare_core_begin_delivery, flare_entry_observer,
  *     flare_entry_take_done, flare_core_end_termination, flare_late_next,
- *     flare_drain_begin, flare_drain_next, flare_drain_removal,
+ *     flare_drain_begin, flare_drain_next, flare_drain_next_in_place,
+ *     flare_drain_put_back, flare_drain_current, flare_drain_publish,
+ *     flare_drain_removal,
  *     flare_drain_taken, flare_drain_close, flare_drain_next_closed,
  *     flare_drain_batch_more, flare_drain_leave_batch,
  *     flare_batch_return_own_credits after an ACQUIRED commit);

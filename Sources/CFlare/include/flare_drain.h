@@ -40,6 +40,14 @@
  *              terminated the root, finish termination), RELEASE a removed
  *              observer's context, or INTERRUPT (drop the node's event,
  *              deliver `interrupted`, finish termination).
+ *   in place   the holder, from inside a delivery: flare_drain_next_in_place,
+ *              as drain (from the drain's own state if it is in one, else
+ *              flare_drain_begin over flare_serial_take_pushed), until
+ *              FLARE_DRAIN_END with the word still held, or FLARE_DRAIN_STOP
+ *              before a step that would end what the delivery uses (an
+ *              interruption, a terminal event, the removal of one of the
+ *              delivering bag's entries): what the drain state still holds
+ *              goes to the drain that follows the delivery.
  *   finish     flare_drain_close (close the word), then flare_drain_next_closed
  *              until FLARE_DRAIN_END: DROP each event queued after the
  *              terminal one, RELEASE each removed observer's context; then
@@ -227,6 +235,9 @@ typedef enum flare_drain_action {
     FLARE_DRAIN_DELIVER_SLOT = 5,
     /** As DROP, for an event in a batch's slot: destroy it in `slot`. */
     FLARE_DRAIN_DROP_SLOT = 6,
+    /** `flare_drain_next_in_place`: the next step must wait for the drain
+     * that follows the delivery in progress; nothing was done. */
+    FLARE_DRAIN_STOP = 7,
 } flare_drain_action;
 
 /**
@@ -261,7 +272,9 @@ typedef struct flare_drain {
 /**
  * Starts draining root `c`'s word from `first`, the nodes that
  * `flare_serial_release` returned (NULL for a drainer that only finishes a
- * termination).
+ * termination), and publishes `d` as the holder's drain state
+ * (`flare_drain_current`) until the word is released or closed: `d` must
+ * stay where it is until then, or be published again where it moved.
  */
 static inline void flare_drain_begin(flare_drain *d, const flare_core *c, flare_node *first) {
     FLARE_DRAINER_ONLY(c->serial);
@@ -278,6 +291,28 @@ static inline void flare_drain_begin(flare_drain *d, const flare_core *c, flare_
     d->taken = 0;
     d->group = flare_serial_return_batch(c->serial);
     d->counted = false;
+    c->serial->drain = d;
+}
+
+/**
+ * The drain state of `s`'s holder while it may hold events taken from the
+ * word behind the one it delivers (the drain loop's, from
+ * `flare_drain_begin` until the word is released or closed), else NULL:
+ * what a drain in place resumes (`flare_drain_next_in_place`). Holder only.
+ */
+static inline flare_drain *flare_drain_current(flare_serial *s) {
+    FLARE_DRAINER_ONLY(s);
+    return s->drain;
+}
+
+/**
+ * Makes `d` the holder's drain state (`flare_drain_current`): a state moved
+ * to another place, to outlive the frame that began it; NULL withdraws the
+ * current one, once it holds nothing. Holder only.
+ */
+static inline void flare_drain_publish(flare_serial *s, flare_drain *d) {
+    FLARE_DRAINER_ONLY(s);
+    s->drain = d;
 }
 
 /**
@@ -345,16 +380,17 @@ static inline void flare_drain_leave_batch(flare_drain *d, flare_batch *b) {
 }
 
 /**
- * The drain loop's step: what to do with the next queued node, FIFO, taking
- * the next batch from the word (`flare_serial_release`) when this one is
- * done, until the word is released (FLARE_DRAIN_END). An `interrupted` sent
- * meanwhile overtakes every event still queued: the check before each
- * queued event is where a delivery begins (contract 8). Before it releases
- * or takes a batch, it returns the slots of the counted nodes taken so far,
- * so that nothing is owed once the word is released.
+ * `flare_drain_next` and `flare_drain_next_in_place`: the step, with what it
+ * does once nothing taken is left (`in_place`: take what was pushed since,
+ * keeping the word; else release it or take what was pushed), and, in
+ * place, where it stops (FLARE_DRAIN_STOP, see `flare_drain_next_in_place`;
+ * `keep` is the owner word of the entries whose removal it leaves alone).
  */
-static inline flare_drain_action flare_drain_next(flare_drain *d) {
+static inline flare_drain_action flare_drain_step(flare_drain *d, bool in_place, const void *keep) {
     for (;;) {
+        /* In place, a requested interruption is left to the drain that
+         * follows the delivery in progress, before any other step. */
+        if (in_place && d->next && flare_core_interrupt_requested(d->core)) return FLARE_DRAIN_STOP;
         if (d->next && flare_node_is_batch(d->next)) {
             flare_batch *b = (flare_batch *)d->next;
             if (!flare_drain_batch_more(d, b)) {
@@ -362,6 +398,7 @@ static inline flare_drain_action flare_drain_next(flare_drain *d) {
                 continue;
             }
             if (flare_core_interrupt_requested(d->core)) {
+                if (in_place) return FLARE_DRAIN_STOP;
                 /* The termination goes on from this slot (flare_drain_begin). */
                 b->done = d->bi;
                 d->node = NULL;
@@ -371,10 +408,19 @@ static inline flare_drain_action flare_drain_next(flare_drain *d) {
             d->counted = b->counted;
             return FLARE_DRAIN_DELIVER_SLOT;
         }
+        if (in_place && d->next && flare_node_is_removal(d->next) &&
+            flare_entry_of_removal(d->next)->owner == keep)
+            return FLARE_DRAIN_STOP;
         flare_node *n = flare_drain_pop(d);
         if (n) {
             if (!d->node) return FLARE_DRAIN_RELEASE;
-            if (flare_core_interrupt_requested(d->core)) return FLARE_DRAIN_INTERRUPT;
+            if (flare_core_interrupt_requested(d->core)) {
+                if (in_place) {
+                    d->next = n; /* back: the check above raced with the request */
+                    return FLARE_DRAIN_STOP;
+                }
+                return FLARE_DRAIN_INTERRUPT;
+            }
             d->counted = flare_node_is_counted(n);
             return FLARE_DRAIN_DELIVER;
         }
@@ -382,9 +428,71 @@ static inline flare_drain_action flare_drain_next(flare_drain *d) {
             flare_serial_return_slots(d->serial, d->taken);
             d->taken = 0;
         }
-        d->next = flare_serial_release(d->serial);
-        if (!d->next) return FLARE_DRAIN_END;
+        if (in_place) {
+            d->next = flare_serial_take_pushed(d->serial);
+            if (!d->next) return FLARE_DRAIN_END;
+        } else {
+            /* Withdrawn while this thread still holds the word: the next
+             * holder publishes its own. */
+            d->serial->drain = NULL;
+            d->next = flare_serial_release(d->serial);
+            if (!d->next) return FLARE_DRAIN_END;
+            d->serial->drain = d;
+        }
     }
+}
+
+/**
+ * The drain loop's step: what to do with the next queued node, FIFO, taking
+ * the next batch from the word (`flare_serial_release`) when this one is
+ * done, until the word is released (FLARE_DRAIN_END). An `interrupted` sent
+ * meanwhile overtakes every event still queued: the check before each
+ * queued event is where a delivery begins (contract 8). Before it releases
+ * or takes a batch, it returns the slots of the counted nodes taken so far,
+ * so that nothing is owed once the word is released.
+ */
+static inline flare_drain_action flare_drain_next(flare_drain *d) { return flare_drain_step(d, false, NULL); }
+
+/**
+ * Drain in place: the step for a holder that, from inside the delivery of
+ * one event, delivers what is queued behind it before it goes on with that
+ * delivery (flatten's funnel, while an inner it starts sends: see
+ * `_FlattenEngine.queueStartingEvent`). The verdicts of `flare_drain_next`,
+ * in its order, from the same drain state (the drain loop's own when the
+ * holder is in one), taking what was pushed since when nothing taken is
+ * left (`flare_serial_take_pushed`): FLARE_DRAIN_END when nothing is queued
+ * any more, the word still held (BUSY), and the delivery goes on.
+ *
+ * It never ends anything that the delivery in progress may be using:
+ * FLARE_DRAIN_STOP, with the node still at the head of `d` (nothing done),
+ * before an interruption (`flare_core_interrupt_requested`: the
+ * termination walks and ends the bag) and before the removal of an entry
+ * whose owner word is `keep` (releasing its context could free the
+ * observer being called: the caller passes the owner of the bag whose
+ * delivery is on its stack). The caller then leaves what `d` holds to the
+ * drain that follows the delivery in progress. The same goes for a
+ * terminal event, which the caller puts back (`flare_drain_put_back`).
+ * Other removals are completed (RELEASE): none of their observers is being
+ * called.
+ *
+ * It adds no step to the protocol: taking what was pushed while holding
+ * the word is the take of `flare_serial_release`'s slow half, made at
+ * another moment; batches taken are sealed before the word is released, by
+ * this loop or the outer one (I3, flare_batch.h).
+ */
+static inline flare_drain_action flare_drain_next_in_place(flare_drain *d, const void *keep) {
+    return flare_drain_step(d, true, keep);
+}
+
+/**
+ * After FLARE_DRAIN_DELIVER from `flare_drain_next_in_place`, before the
+ * event is taken out of `d->node`: puts the node back at the head of `d`,
+ * for the drain that follows the delivery in progress (a terminal event:
+ * see `flare_drain_next_in_place`).
+ */
+static inline void flare_drain_put_back(flare_drain *d) {
+    d->next = d->node;
+    d->node = NULL;
 }
 
 /**
@@ -408,6 +516,7 @@ static inline void flare_drain_taken(flare_drain *d) {
  * Then call `flare_drain_next_closed` until FLARE_DRAIN_END.
  */
 static inline void flare_drain_close(flare_drain *d) {
+    d->serial->drain = NULL;
     d->closed = flare_serial_close(d->serial);
     d->taken = 0;
 }

@@ -97,7 +97,13 @@ typedef struct flare_serial {
     volatile AO_t debug_waits;
     volatile AO_t debug_parks;
     volatile AO_t debug_cycles;
-    char pad[FLARE_CACHE_LINE - 7 * sizeof(AO_t) - 4 * sizeof(unsigned int)];
+    /** The holder's drain state while it may hold events taken from the
+     * word behind the one it delivers, else NULL (flare_drain.h, drain in
+     * place: `flare_drain_current`). Read and written only by the holder:
+     * published when a drain begins or takes more, withdrawn before the
+     * word is released or closed. */
+    struct flare_drain *drain;
+    char pad[FLARE_CACHE_LINE - 7 * sizeof(AO_t) - 4 * sizeof(unsigned int) - sizeof(void *)];
 } flare_serial;
 
 /** An idle serial word without a queue limit. */
@@ -113,6 +119,7 @@ static inline void flare_serial_init(flare_serial *s) {
     AO_store(&s->debug_waits, 0);
     AO_store(&s->debug_parks, 0);
     AO_store(&s->debug_cycles, 0);
+    s->drain = NULL;
 }
 
 /** Largest queue limit: tickets and slots are compared in wrapping 32-bit
@@ -310,6 +317,20 @@ typedef enum flare_reserve_result {
  */
 static inline bool flare_serial_held_by_caller(const flare_serial *s) {
     return AO_load((volatile AO_t *)&s->owner) == flare_thread_tag();
+}
+
+/**
+ * The holder, from inside a delivery (flare_drain.h, drain in place): the
+ * nodes pushed since it last took or acquired the word, FIFO, the word
+ * staying held; NULL if there are none (the word reads BUSY). The load is
+ * relaxed: a push that happens before the caller's current step is ordered
+ * before it (write-read coherence), so it is seen; the exchange that takes
+ * what it sees is the same as `flare_serial_release`'s take (acquire).
+ */
+static inline flare_node *flare_serial_take_pushed(flare_serial *s) {
+    FLARE_DRAINER_ONLY(s);
+    if (AO_load(&s->word) == FLARE_SERIAL_BUSY) return NULL;
+    return flare_serial_take(s);
 }
 
 /**

@@ -403,6 +403,37 @@ struct FlattenStressTests {
         #expect(stale == 0, "values of a replaced inner")
     }
 
+    @Test(
+        "long synchronous inners started while other threads send: every value once, in order; the starting thread drains in place",
+        arguments: [FlattenStrategy.merge, .concurrent(limit: 4)])
+    func synchronousInnersStartedUnderContention(_ strategy: FlattenStrategy) {
+        let hot = (0..<3).map { _ in Signal<Int, Never>.pipe() }
+        let (outer, outerInput) = Signal<SignalProducer<Int, Never>, Never>.pipe()
+        let probe = DeliveryProbe(outer.flatten(strategy))
+        let perThread = stressCount / 2
+        let inners = 100
+        let innerLength = 500
+        for pipe in hot { outerInput.send(value: pipe.output.producer) }
+        onThreads(3) { thread in
+            if thread == 0 {
+                // Each inner starts inside the flatten's delivery, where the
+                // other threads' values queue behind it while it sends.
+                for k in 0..<inners {
+                    let key = (8 + k) << 24
+                    outerInput.send(value: SignalProducer((0..<innerLength).lazy.map { key | $0 }))
+                }
+                outerInput.sendCompleted()
+            } else {
+                for seq in 0..<perThread {
+                    hot[seq % hot.count].input.send(value: (seq % hot.count) << 24 | thread << 20 | seq)
+                }
+            }
+        }
+        for pipe in hot { pipe.input.sendCompleted() }
+        checkCommon(probe)
+        #expect(probe.values.count == 2 * perThread + inners * innerLength)
+    }
+
     @Test("concurrent(limit: 4) and concat: order and exactly-once under contention")
     func limitedStress() {
         checkCommon(stress(.concurrent(limit: 4)).probe)

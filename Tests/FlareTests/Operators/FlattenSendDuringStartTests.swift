@@ -297,4 +297,172 @@ struct FlattenSendDuringStartTests {
         for k in 0..<3 { outerInput.send(value: k) }
         #expect(log.items == ["vE0", "vE1", "failed(E2)"])
     }
+
+    /// A flatten over `other` (outer value 0) and `inner(k)` for the outer
+    /// values after it, whose observer sends outer value 1 when `other`
+    /// sends 5: from inside the flatten's delivery, so value 1 is queued on
+    /// the flatten and its inner starts in the drain that follows, with the
+    /// outer signal free again. `react` runs for every event after that.
+    private static func startInDrain<E: Swift.Error>(
+        _ strategy: FlattenStrategy, inner: @escaping (Int) -> SignalProducer<Int, E>,
+        react: @escaping (Signal<Int, E>.Event, Signal<Int, E>.Observer) -> Void
+    ) -> (log: Recorder<String>, other: Signal<Int, E>.Observer, outer: Signal<Int, E>.Observer) {
+        let (outer, outerInput) = Signal<Int, E>.pipe()
+        let (other, otherInput) = Signal<Int, E>.pipe()
+        let log = Recorder<String>()
+        outer.flatMap(strategy) { k in k == 0 ? other.producer : inner(k) }.observe { event in
+            log.append(describe(event))
+            if case .value(5) = event { outerInput.send(value: 1) }
+            react(event, outerInput)
+        }
+        outerInput.send(value: 0)
+        return (log, otherInput, outerInput)
+    }
+
+    /// Inner 1 of `startInDrain`: `count` values from 100, each counted
+    /// when its source makes it.
+    private static func counted<E: Swift.Error>(_ count: Int, _ iterated: Counter) -> SignalProducer<Int, E> {
+        SignalProducer((0..<count).lazy.map { value in
+            iterated.increment()
+            return 100 + value
+        })
+    }
+
+    @Test("latest: a switch queued on the flatten while a long synchronous inner starts replaces it at once: it makes no more values")
+    func latestSwitchQueuedBehindAStartStopsTheInner() {
+        let iterated = Counter()
+        let (log, other, outer) = Self.startInDrain(
+            .latest, inner: { (k: Int) -> SignalProducer<Int, Never> in k == 1 ? Self.counted(1_000_000, iterated) : Self.inner(k) },
+            react: { event, outer in
+                // Inner 1's first value, handed over: the switch to 2 is
+                // queued on the flatten, behind the start of inner 1.
+                if case .value(100) = event { outer.send(value: 2) }
+            })
+        other.send(value: 5)
+        #expect(log.items == ["v5", "v100", "v20", "v21"])
+        // Before the drain in place, inner 1 ran to its end, every value
+        // queued behind the switch and then dropped.
+        #expect(iterated.count <= 3, "values inner 1 made: \(iterated.count)")
+        outer.sendCompleted()
+        #expect(log.items == ["v5", "v100", "v20", "v21", "completed"])
+    }
+
+    @Test("merge: an outer value queued on the flatten while an inner starts starts its inner once that start has returned")
+    func mergeOuterValueQueuedBehindAStartWaitsForIt() {
+        let (log, other, outer) = Self.startInDrain(
+            .merge, inner: { (k: Int) -> SignalProducer<Int, Never> in Self.inner(k) },
+            react: { event, outer in
+                if case .value(10) = event { outer.send(value: 2) }
+            })
+        other.send(value: 5)
+        // Inner 2 starts after inner 1's start, not inside it (starts never
+        // nest): its values come after inner 1's, as when they were queued.
+        #expect(log.items == ["v5", "v10", "v11", "v20", "v21"])
+        other.sendCompleted()
+        outer.sendCompleted()
+        #expect(log.items == ["v5", "v10", "v11", "v20", "v21", "completed"])
+    }
+
+    @Test(
+        "a failure queued on the flatten while a long synchronous inner starts ends the output at once; the inner stops, all is released",
+        arguments: [false, true])
+    func failureQueuedBehindAStartEndsTheOutputInPlace(startsInDrain: Bool) {
+        let iterated = Counter()
+        weak var weakCanary: Canary?
+        let log = Recorder<String>()
+        do {
+            let canary = Canary()
+            weakCanary = canary
+            let (outer, outerInput) = Signal<Int, TestError>.pipe()
+            let (other, otherInput) = Signal<Int, TestError>.pipe()
+            let (failing, failingInput) = Signal<Int, TestError>.pipe()
+            outer.flatMap(.merge) { k -> SignalProducer<Int, TestError> in
+                withExtendedLifetime(canary) {
+                    switch k {
+                    case 0: other.producer
+                    case 1: Self.counted(1_000_000, iterated)
+                    default: failing.producer
+                    }
+                }
+            }.observe { event in
+                guard log.items.count < 10 else { return }
+                log.append(describe(event))
+                // As in `startInDrain`: inner 1 starts in the drain of the
+                // flatten (its drain state is the one resumed in place).
+                if case .value(5) = event { outerInput.send(value: 1) }
+                // Another inner's failure is queued behind the start of
+                // inner 1, which goes on sending.
+                if case .value(100) = event { failingInput.send(error: TestError(code: 1)) }
+            }
+            outerInput.send(value: 0)
+            outerInput.send(value: 3)
+            if startsInDrain { otherInput.send(value: 5) } else { outerInput.send(value: 1) }
+            let expected = (startsInDrain ? ["v5"] : []) + ["v100", "failed(E1)"]
+            #expect(log.items == expected)
+            #expect(iterated.count <= 3, "values inner 1 made: \(iterated.count)")
+            outerInput.send(value: 2)
+            #expect(log.items == expected)
+        }
+        #expect(weakCanary == nil)
+    }
+
+    @Test(
+        "a flattened run disposed by a value delivered in place for a starting inner: nothing after, the inner stops, all is released",
+        arguments: [false, true])
+    func runDisposedWhileDrainingInPlace(startsInDrain: Bool) {
+        let made = Counter()
+        weak var weakCanary: Canary?
+        let log = Recorder<String>()
+        do {
+            let canary = Canary()
+            weakCanary = canary
+            let (outer, outerInput) = Signal<Int, Never>.pipe()
+            let (other, otherInput) = Signal<Int, Never>.pipe()
+            let (third, thirdInput) = Signal<Int, Never>.pipe()
+            let run = SerialDisposable()
+            run.inner = SignalProducer(outer).flatMap(.merge) { k -> SignalProducer<Int, Never> in
+                if k == 0 { return other.producer }
+                if k == 3 { return third.producer }
+                return SignalProducer { observer, lifetime in
+                    withExtendedLifetime(canary) {
+                        observer.send(value: 100)
+                        // Another thread's value, through a third inner,
+                        // is queued on the flatten behind this start: the
+                        // next send delivers it in place, and its observer
+                        // disposes the run, which queues the removal of
+                        // that observer and the flatten's interruption.
+                        let queued = DispatchSemaphore(value: 0)
+                        DispatchQueue.global().async {
+                            thirdInput.send(value: 5)
+                            queued.signal()
+                        }
+                        queued.wait()
+                        var i = 101
+                        while !lifetime.hasEnded, i < 1_000_000 {
+                            made.increment()
+                            observer.send(value: i)
+                            i += 1
+                        }
+                    }
+                }
+            }.start { event in
+                guard log.items.count < 10 else { return }
+                log.append(describe(event))
+                if case .value(5) = event { run.dispose() }
+                // Inner 1 starts in the flatten's drain, behind value 7.
+                if case .value(7) = event { outerInput.send(value: 1) }
+            }
+            outerInput.send(value: 0)
+            outerInput.send(value: 3)
+            if startsInDrain { otherInput.send(value: 7) } else { outerInput.send(value: 1) }
+            let expected = (startsInDrain ? ["v7"] : []) + ["v100", "v5", "interrupted"]
+            #expect(log.items == expected)
+            #expect(made.count <= 3, "values the inner made: \(made.count)")
+            otherInput.send(value: 6)
+            thirdInput.send(value: 6)
+            outerInput.send(value: 2)
+            #expect(log.items == expected)
+        }
+        #expect(weakCanary == nil)
+    }
 }

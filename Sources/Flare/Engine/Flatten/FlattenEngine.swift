@@ -21,8 +21,10 @@ import Synchronization
 // An inner is started from inside the internal signal's delivery. What it
 // sends synchronously while starting is handed to the logic at once when
 // nothing is queued behind the current event (`_FlattenEngine.deliverDirectly`:
-// it would be the next event delivered), else queued behind what is, in the
-// order it was sent; never inside a delivery of the output. `.concat` and
+// it would be the next event delivered); when something is, that is
+// delivered first, in place (`queueStartingEvent`), so the inner's events
+// never pile up behind a start that may not end; never inside a delivery
+// of the output. `.concat` and
 // `.concurrent` start their next inner when the previous one's terminal
 // event is handled; when that event was handed over (the inner ended while
 // starting), the next inner starts once that start has returned, in the
@@ -89,6 +91,12 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
     /// starts meanwhile (see `refill`), and an event sent then is queued.
     @usableFromInline @exclusivity(unchecked) var deliveringDirectly = false
 
+    /// The events queued behind the current one are being delivered in
+    /// place, for the inner being started (`queueStartingEvent`): an inner
+    /// that one of them would start starts once that start has returned
+    /// (`startOrDefer`), and an event sent then is queued.
+    @usableFromInline @exclusivity(unchecked) var drainingInPlace = false
+
     /// `.concat`, `.concurrent`: a slot was freed while an event was handed
     /// over, or while a `refill` loop ran: the start that handed it over
     /// refills once it returns, or the loop goes on (see `refill`).
@@ -142,18 +150,41 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
         switch kind {
         case .concurrent:
             if activeCount < limit {
-                start(producer)
+                startOrDefer(producer)
             } else {
                 waiting.append(producer)
             }
         case .latest:
             if let current = head { drop(current) }
-            start(producer)
+            // A start deferred before this one is replaced: it never ran.
+            if drainingInPlace { waiting = _FIFO() }
+            startOrDefer(producer)
         case .race:
-            if !decided { start(producer) }
+            if !decided { startOrDefer(producer) }
         case .throttle:
-            if activeCount == 0 { start(producer) }
+            if activeCount == 0, waiting.isEmpty { startOrDefer(producer) }
         }
+    }
+
+    /// Starts `producer`, or, while queued events are delivered in place
+    /// for an inner that is starting (`drainingInPlace`), queues it to start
+    /// once that start has returned (`refill`): starts never nest, so what
+    /// the new inner sends while starting may be handed over too.
+    @inlinable
+    func startOrDefer(_ producer: SignalProducer<U, E>) {
+        if drainingInPlace {
+            waiting.append(producer)
+            refillPending = true
+        } else {
+            start(producer)
+        }
+    }
+
+    /// Whether `refill` may start the next waiting inner: a slot is free
+    /// (`.race`: no inner has won yet).
+    @inlinable
+    var mayStartWaiting: Bool {
+        kind == .race ? !decided : activeCount < limit
     }
 
     @inlinable
@@ -178,6 +209,8 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
     @usableFromInline
     func decide(_ winner: Inner) {
         decided = true
+        // Starts deferred while draining in place lost before they ran.
+        waiting = _FIFO()
         var node = head
         while let current = node {
             node = current.next
@@ -207,8 +240,9 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
         run.startIfNotDisposed()
         starting.store(outer, ordering: .relaxed)
         if !node.isActive { node.run = nil }
-        // The inner ended while starting and freed its slot: start the next
-        // ones now that this start has returned (see `refill`).
+        // The inner ended while starting and freed its slot, or starts were
+        // deferred while it started (`startOrDefer`): start the next ones
+        // now that this start has returned (see `refill`).
         if refillPending { refill() }
     }
 
@@ -278,8 +312,8 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
     /// stack.
     @inlinable
     func deliverDirectly(_ event: Signal<U, E>.Event, of node: Inner) -> Bool {
-        guard starting.load(ordering: .relaxed) == Inner.identity(node), !deliveringDirectly, !funnelCore.drainingBatch,
-              flare_serial_peek(serial) == UInt(FLARE_SERIAL_BUSY)
+        guard starting.load(ordering: .relaxed) == Inner.identity(node), !deliveringDirectly, !drainingInPlace,
+              !funnelCore.holdsTakenEvents, flare_serial_peek(serial) == UInt(FLARE_SERIAL_BUSY)
         else { return false }
         deliveringDirectly = true
         if !isTerminated, node.isActive { innerEvent(event, of: node) }
@@ -288,31 +322,74 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
     }
 
     /// An event of the inner being started that `deliverDirectly` could not
-    /// hand over (something is queued behind the current event): queued,
-    /// unless the internal signal is being interrupted.
+    /// hand over (something is queued behind the current event): what is
+    /// queued is delivered in place, then the event is handed over; or it is
+    /// dropped, with the inner's run disposed, if the inner was dropped, the
+    /// output has ended, or the internal signal is being interrupted.
     ///
-    /// The interruption (the output disposed, or its run's handle, from any
-    /// thread) is queued on the word this thread holds, and overtakes
-    /// whatever is queued (contract 8), but it is handled only when the
-    /// current delivery returns, and that delivery is this start: a
-    /// synchronous inner that never ends would keep it for ever, the
-    /// disposal never reaching the inner. So the inner run is interrupted
-    /// here, on the thread that runs it: a synchronous source sees the
-    /// request before its next event. The event is dropped: it would be
-    /// queued behind the interruption, which drops it. Out of line, off the
-    /// path of an event handed over (specialized with the flatten, as the
-    /// queueing it replaces was).
+    /// Drain in place (`_SerialDriver.drainInPlace`): this thread holds the
+    /// internal signal's word, and will until the start returns; queued
+    /// behind the current event, the inner's events would wait for it, all
+    /// of them, however many a synchronous inner sends. So the queued
+    /// events are delivered here, in their order, as the drain after the
+    /// current event would deliver them next (the engine does nothing after
+    /// a start that their handling could observe in another order, as for
+    /// `deliverDirectly`), and then the inner's event is the next one and
+    /// is handed over: the queue holds what other threads sent meanwhile,
+    /// never the inner's own events. An inner that one of them would start
+    /// waits until this start has returned (`startOrDefer`); one that drops
+    /// this inner (`.latest`, `.race`) or ends the output does it here, and
+    /// the inner's run, disposed, stops at its next event. Not while an
+    /// event is handed over (`deliveringDirectly`: the output's observer is
+    /// on the stack, and the inner sent from inside it) or already in place:
+    /// then the event is queued behind the current one, as any reentrant
+    /// send.
+    ///
+    /// The drain in place stops before what would end the internal signal
+    /// or release the engine's own observer, both in use by the delivery
+    /// that started the inner (see `flare_drain_next_in_place`), and leaves
+    /// them, with what follows, to the drain after that delivery. The
+    /// interruption (the output disposed, or its run's handle, from any
+    /// thread) is one: it overtakes whatever is queued (contract 8), but it
+    /// is handled only when the current delivery returns, and that delivery
+    /// is this start: a synchronous inner that never ends would keep it for
+    /// ever, the disposal never reaching the inner. So the inner run is
+    /// interrupted here, on the thread that runs it: a synchronous source
+    /// sees the request before its next event. The event is dropped: it
+    /// would be queued behind the interruption, which drops it. The engine's
+    /// observer is removed only once the output has ended, which disposed
+    /// the inner. Out of line, off the path of an event handed over
+    /// (specialized with the flatten, as the queueing it replaces was).
     @inlinable
     @inline(never)
     func queueStartingEvent(_ event: Signal<U, E>.Event, of node: Inner) {
-        // Relaxed (see `flare_core_interrupt_requested`): read again at each
-        // of the inner's events, it sees the request within a few of them.
-        guard !flare_core_interrupt_requested(funnelCore.raw) else {
+        if !deliveringDirectly, !drainingInPlace, mayHandle(node) {
+            let engineObserver = UnsafeRawPointer(Unmanaged.passUnretained(funnelCore).toOpaque())
+            // Until the event can be handed over: another thread may queue
+            // more behind the current event while this one delivers.
+            while true {
+                drainingInPlace = true
+                let emptied = funnelCore.drainInPlace(keeping: engineObserver)
+                drainingInPlace = false
+                if !emptied { break }
+                if deliverDirectly(event, of: node) { return }
+            }
+        }
+        guard mayHandle(node) else {
             node.run?.dispose()
             return
         }
-        input.send(value: .inner(
-            Unmanaged.passUnretained(node), generation: node.generation.load(ordering: .relaxed), event))
+        input.send(value: node.tagged(event))
+    }
+
+    /// Whether an event of `node` sent now may still be handled: the node is
+    /// active, the output open, and the internal signal not being
+    /// interrupted (relaxed, see `flare_core_interrupt_requested`: read
+    /// again at each of the inner's events, it sees the request within a
+    /// few of them).
+    @inlinable
+    func mayHandle(_ node: Inner) -> Bool {
+        !isTerminated && node.isActive && !flare_core_interrupt_requested(funnelCore.raw)
     }
 
     /// Removes `node` from the active list: its events are ignored from now
@@ -364,12 +441,12 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
     /// let a long synchronous inner fill the internal signal's queue.
     @inlinable
     func refill() {
-        if deliveringDirectly || refilling {
+        if deliveringDirectly || drainingInPlace || refilling {
             refillPending = true
             return
         }
         refilling = true
-        while !isTerminated, activeCount < limit, !waiting.isEmpty {
+        while !isTerminated, mayStartWaiting, !waiting.isEmpty {
             refillPending = false
             start(waiting.removeFirst())
         }

@@ -74,8 +74,14 @@ final class _FlattenInner<Outer, U, E: Swift.Error> {
             if engine.deliverDirectly(event, of: self) { return }
             return engine.queueStartingEvent(event, of: self)
         }
-        engine.input.send(value: .inner(
-            Unmanaged.passUnretained(self), generation: generation.load(ordering: .relaxed), event))
+        engine.input.send(value: tagged(event))
+    }
+
+    /// `event` tagged with this node and the generation it serves now.
+    @inlinable
+    @inline(__always)
+    func tagged(_ event: Signal<U, E>.Event) -> _FlattenTag<Outer, U, E> {
+        .inner(Unmanaged.passUnretained(self), generation: generation.load(ordering: .relaxed), event)
     }
 
     /// A node's identity as `_FlattenEngine.starting` holds it.

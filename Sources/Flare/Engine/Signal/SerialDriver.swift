@@ -80,17 +80,26 @@ protocol _SerialDriver: AnyObject {
     /// Called once, by the holder that delivered the terminal event.
     func didTerminate()
 
-    /// True while `drain` holds a taken batch of events behind the one it
-    /// delivers (read by flatten's direct handover). Drainer-private.
-    var drainingBatch: Bool { get set }
+    /// Holding the word: the state of the drain in progress while it may
+    /// hold taken events behind the one being delivered, else nil
+    /// (`flare_drain_current`): what `drainInPlace` resumes, and what
+    /// flatten's direct handover reads. Only a driver that drains in place
+    /// reads it.
+    var currentDrain: UnsafeMutablePointer<flare_drain>? { get }
 }
 
 extension _SerialDriver {
-    /// A driver nobody asks about its batches keeps no flag.
+    /// A driver that never drains in place never has a drain state left
+    /// over by one (see `leaveResuming`): nothing to read.
     @inlinable
-    var drainingBatch: Bool {
-        get { false }
-        set {}
+    var currentDrain: UnsafeMutablePointer<flare_drain>? { nil }
+
+    /// Holding the word: whether events taken from it wait in the hands of
+    /// the drain in progress, behind the one being delivered.
+    @inlinable
+    var holdsTakenEvents: Bool {
+        guard let d = currentDrain else { return false }
+        return d.pointee.next != nil
     }
 
     /// Sends `event` from any thread: delivers it at once if the word is
@@ -111,7 +120,10 @@ extension _SerialDriver {
     @inlinable
     @inline(__always)
     func deliverAndLeave(_ event: Signal<Value, Error>.Event) {
-        if deliver(event) {
+        let terminated = deliver(event)
+        if _slowPath(currentDrain != nil) {
+            leaveResuming(terminated: terminated)
+        } else if terminated {
             finishTermination(pending: nil)
         } else if let pending = flare_serial_release(serial) {
             drain(pending)
@@ -122,7 +134,29 @@ extension _SerialDriver {
     /// delivered by other means), draining what was queued meanwhile.
     @inlinable
     func leave() {
-        if let pending = flare_serial_release(serial) { drain(pending) }
+        if _slowPath(currentDrain != nil) {
+            leaveResuming(terminated: false)
+        } else if let pending = flare_serial_release(serial) {
+            drain(pending)
+        }
+    }
+
+    /// The leave of a delivery during which a drain in place stopped with
+    /// events taken from the word (`drainInPlace`): they were queued before
+    /// anything pushed since, so they are drained (or, after a terminal
+    /// event, dropped) first, from the drain state left on the heap, which
+    /// goes once it is done.
+    @inlinable
+    @inline(never)
+    func leaveResuming(terminated: Bool) {
+        let d = currentDrain.unsafelyUnwrapped
+        if terminated {
+            finishTermination(resuming: d)
+        } else {
+            drain(resuming: d)
+        }
+        d.deinitialize(count: 1)
+        d.deallocate()
     }
 
     /// The kind of `event` as the core's protocol tells them apart.
@@ -257,46 +291,126 @@ extension _SerialDriver {
     @inlinable
     @inline(never)
     func drain(_ first: UnsafeMutablePointer<flare_node>) {
-        let serial = serial
-        drainingBatch = true
         var d = flare_drain()
-        flare_drain_begin(&d, drainCore, first)
+        withUnsafeMutablePointer(to: &d) { d in
+            // Publishes `d` (`flare_drain_current`) until the release.
+            flare_drain_begin(d, drainCore, first)
+            drain(resuming: d)
+        }
+    }
+
+    /// `drain`'s loop over its state `d`, the published one.
+    @inlinable
+    @inline(__always)
+    func drain(resuming d: UnsafeMutablePointer<flare_drain>) {
+        let serial = serial
         while true {
-            // `flare_drain_next` releases the word once the batch in hand is
-            // done (`d.next` nil): the flag is cleared before that, while
-            // this thread still holds the word (cleared after, it would race
-            // with the next holder's write). Written only when it changes:
-            // it shares a line with fields every sender reads.
-            if d.next == nil, drainingBatch { drainingBatch = false }
-            switch flare_drain_next(&d) {
+            switch flare_drain_next(d) {
             case FLARE_DRAIN_DELIVER:
-                if !drainingBatch { drainingBatch = true }
-                let event = _EventNode<Signal<Value, Error>.Event>.take(d.node.unsafelyUnwrapped, serial: serial)
-                flare_drain_taken(&d)
+                let event = _EventNode<Signal<Value, Error>.Event>.take(d.pointee.node.unsafelyUnwrapped, serial: serial)
+                flare_drain_taken(d)
                 if deliver(event) {
-                    finishTermination(pending: d.next)
+                    finishTermination(resuming: d)
                     return
                 }
             case FLARE_DRAIN_DELIVER_SLOT:
-                if !drainingBatch { drainingBatch = true }
-                let event = _EventSlot<Signal<Value, Error>.Event>.take(d.slot.unsafelyUnwrapped, counted: d.counted, serial: serial)
-                flare_drain_taken(&d)
+                let event = _EventSlot<Signal<Value, Error>.Event>.take(
+                    d.pointee.slot.unsafelyUnwrapped, counted: d.pointee.counted, serial: serial)
+                flare_drain_taken(d)
                 if deliver(event) {
-                    finishTermination(pending: d.next)
+                    finishTermination(resuming: d)
                     return
                 }
             case FLARE_DRAIN_RELEASE:
-                _releaseObserverContext(d.ctx)
+                _releaseObserverContext(d.pointee.ctx)
             case FLARE_DRAIN_INTERRUPT:
                 // Before a batch's slot there is no node: the slot stays
                 // queued, and the termination drops it.
-                if let node = d.node { _EventNode<Signal<Value, Error>.Event>.drop(node, serial: serial) }
-                interruptPromptly(pending: d.next)
+                if let node = d.pointee.node { _EventNode<Signal<Value, Error>.Event>.drop(node, serial: serial) }
+                interruptPromptly(pending: d.pointee.next)
                 return
             default:
                 return
             }
         }
+    }
+
+    /// Drain in place (flare_drain.h): holding the word, from inside the
+    /// delivery of an event to the bag whose owner word is `owner`, delivers
+    /// what is queued behind it (what the drain in progress holds, then what
+    /// was pushed since), in the order `drain` would, keeping the word; the
+    /// delivery then goes on, and the drain that follows it finds what was
+    /// queued later. Returns true once nothing is queued (the word reads
+    /// BUSY). Returns false if it stopped before a step that would end what
+    /// the delivery in progress uses (an interruption, a terminal event, the
+    /// removal of one of `owner`'s entries): what the drain holds is then
+    /// left to the drain that follows the delivery, in the drain loop's
+    /// state or, when the holder is in no loop, in a state on the heap that
+    /// its leave resumes (`leaveResuming`). Deliveries made here are nested
+    /// in the current one, so only a driver whose deliveries allow it calls
+    /// this (flatten's funnel, whose one observer is the engine:
+    /// `_FlattenEngine.queueStartingEvent`).
+    ///
+    /// - Complexity: O(n) in the events queued; no allocation unless the
+    ///   deliveries allocate, or it stops with events taken outside a drain
+    ///   loop (one drain state).
+    @inlinable
+    @inline(never)
+    func drainInPlace(keeping owner: UnsafeRawPointer) -> Bool {
+        if let d = currentDrain { return drainInPlace(resuming: d, keeping: owner) }
+        guard let first = flare_serial_take_pushed(serial) else { return true }
+        var taken = flare_drain()
+        let emptied = withUnsafeMutablePointer(to: &taken) { d in
+            flare_drain_begin(d, drainCore, first)
+            return drainInPlace(resuming: d, keeping: owner)
+        }
+        if emptied {
+            flare_drain_publish(serial, nil)
+            return true
+        }
+        let kept = UnsafeMutablePointer<flare_drain>.allocate(capacity: 1)
+        kept.initialize(to: taken)
+        flare_drain_publish(serial, kept)
+        return false
+    }
+
+    /// `drainInPlace`'s loop over the drain state `d`.
+    @inlinable
+    func drainInPlace(resuming d: UnsafeMutablePointer<flare_drain>, keeping owner: UnsafeRawPointer) -> Bool {
+        let serial = serial
+        while true {
+            switch flare_drain_next_in_place(d, owner) {
+            case FLARE_DRAIN_DELIVER:
+                let node = d.pointee.node.unsafelyUnwrapped
+                guard Self.holdsValue(node) else {
+                    flare_drain_put_back(d)
+                    return false
+                }
+                let event = _EventNode<Signal<Value, Error>.Event>.take(node, serial: serial)
+                flare_drain_taken(d)
+                // A value never ends the driver.
+                _ = deliver(event)
+            case FLARE_DRAIN_DELIVER_SLOT:
+                let event = _EventSlot<Signal<Value, Error>.Event>.take(
+                    d.pointee.slot.unsafelyUnwrapped, counted: d.pointee.counted, serial: serial)
+                flare_drain_taken(d)
+                _ = deliver(event)
+            case FLARE_DRAIN_RELEASE:
+                _releaseObserverContext(d.pointee.ctx)
+            case FLARE_DRAIN_STOP:
+                return false
+            default:
+                return true
+            }
+        }
+    }
+
+    /// Whether the event queued in `node` is a value.
+    @inlinable
+    static func holdsValue(_ node: UnsafeMutablePointer<flare_node>) -> Bool {
+        let payload = UnsafeMutableRawPointer(node) + _EventNode<Signal<Value, Error>.Event>.payloadOffset
+        if case .value = payload.assumingMemoryBound(to: Signal<Value, Error>.Event.self).pointee { return true }
+        return false
     }
 
     /// An interruption was requested while events were queued: delivers
@@ -318,18 +432,28 @@ extension _SerialDriver {
     @inlinable
     @inline(never)
     func finishTermination(pending: UnsafeMutablePointer<flare_node>?) {
-        let serial = serial
         var d = flare_drain()
-        flare_drain_begin(&d, drainCore, pending)
-        flare_drain_close(&d)
+        withUnsafeMutablePointer(to: &d) { d in
+            flare_drain_begin(d, drainCore, pending)
+            finishTermination(resuming: d)
+        }
+    }
+
+    /// `finishTermination` for a drain state `d` that still holds what was
+    /// queued after the terminal event.
+    @inlinable
+    func finishTermination(resuming d: UnsafeMutablePointer<flare_drain>) {
+        let serial = serial
+        flare_drain_close(d)
         while true {
-            switch flare_drain_next_closed(&d) {
+            switch flare_drain_next_closed(d) {
             case FLARE_DRAIN_DROP:
-                _EventNode<Signal<Value, Error>.Event>.drop(d.node.unsafelyUnwrapped, serial: serial)
+                _EventNode<Signal<Value, Error>.Event>.drop(d.pointee.node.unsafelyUnwrapped, serial: serial)
             case FLARE_DRAIN_DROP_SLOT:
-                _EventSlot<Signal<Value, Error>.Event>.drop(d.slot.unsafelyUnwrapped, counted: d.counted, serial: serial)
+                _EventSlot<Signal<Value, Error>.Event>.drop(
+                    d.pointee.slot.unsafelyUnwrapped, counted: d.pointee.counted, serial: serial)
             case FLARE_DRAIN_RELEASE:
-                _releaseObserverContext(d.ctx)
+                _releaseObserverContext(d.pointee.ctx)
             default:
                 didTerminate()
                 return

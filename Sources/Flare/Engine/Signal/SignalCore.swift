@@ -43,16 +43,14 @@ final class _SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     @usableFromInline
     let lifetime: Lifetime
 
-    /// True while `drain` delivers events it took from the serial word:
-    /// more of them may be waiting behind the one being delivered, in the
-    /// drainer's hands rather than on the word. Read and written only by the
-    /// thread holding the word (no dynamic exclusivity checks, as for the
-    /// producer runs' state). A multi-input operator's logic reads it to
-    /// tell whether anything at all is queued behind the current event
-    /// (flatten's inners, `_FlattenEngine.deliverDirectly`).
-    @usableFromInline
-    @exclusivity(unchecked)
-    var drainingBatch = false
+    /// Holding the word: the state of the drain in progress while events it
+    /// took from the serial word may wait behind the one being delivered,
+    /// in the drainer's hands rather than on the word
+    /// (`flare_drain_current`). Flatten's engine reads it to tell whether
+    /// anything at all is queued behind the current event, and drains that
+    /// in place (`_FlattenEngine.queueStartingEvent`).
+    @inlinable
+    var currentDrain: UnsafeMutablePointer<flare_drain>? { flare_drain_current(serial) }
 
     /// A root core with a fresh serial word, whose queue holds at most
     /// `queueLimit` events sent from other threads.
