@@ -92,14 +92,6 @@ enum {
  * found within this time. A slot returned wakes it at once. */
 static const long WAITS_SLEEP_NS = 2 * 1000 * 1000;
 
-static inline void cpu_relax(void) {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield" ::: "memory");
-#endif
-}
-
 void flare_serial_wake(flare_serial *s) {
     futex_wake_all(&s->freed);
 }
@@ -138,7 +130,7 @@ flare_reserve_result flare_serial_wait(flare_serial *s, unsigned int ticket) {
             break;
         }
         if (round < WAIT_SPINS) {
-            cpu_relax();
+            flare_cpu_relax();
         } else if (round < WAIT_SPINS + WAIT_YIELDS) {
             sched_yield();
         } else {

@@ -360,7 +360,9 @@ inline run_batch(b, closing) {
         fi;
         w = 0
     :: bi >= bn && !MUT_ORDER ->
-        /* D1 re-reads the count; D2 seals when caught up (one CAS) */
+        /* D1 re-reads the count; D2 seals when caught up (one CAS). The
+         * drainer's extra reads before D2 (FLARE_SEAL_SPINS) are D1
+         * again, covered by the interleavings between these steps. */
         atomic {
             assert(refs[b] > 0);
             if

@@ -52,8 +52,10 @@
  *   drainer, a batch node reached in FIFO order (flare_drain_next):
  *     D1  deliver slots [done, count) with count read from state
  *         (acquire); the interrupt check (contract 8) before each.
- *     D2  caught up: CAS state → state | SEALED (acq_rel). It fails only
- *         if the sender appended: back to D1.
+ *     D2  caught up, and still so after FLARE_SEAL_SPINS more reads of
+ *         state with a pause between (D1 again if one sees an append):
+ *         CAS state → state | SEALED (acq_rel). It fails only if the
+ *         sender appended: back to D1.
  *     D3  sealed: return the unused credits (credits - count), move past
  *         the batch, drop the drainer's reference (the last one frees).
  *   closed (flare_drain_next_closed): D1 with each slot dropped, D2, D3.
@@ -124,6 +126,20 @@ extern "C" {
 /* state: count in bits 0-15, credits in bits 16-30, SEALED bit 31. */
 #define FLARE_BATCH_SEALED ((AO_t)1 << 31)
 #define FLARE_BATCH_CREDIT ((AO_t)1 << 16)
+
+/**
+ * D2's grace: the reads of a caught-up batch's state the drainer makes,
+ * a pause apart, before it seals the batch. A drainer that delivers
+ * faster than a sender appends (one cheap observer, as flatten's funnel
+ * has) catches up after almost every event: sealing at once makes each
+ * event cost the sender a fresh batch and a push on the word, and the
+ * drainer a take and a seal, four or five transfers of contended lines.
+ * Waiting a few pauses lets the sender's next append land in the same
+ * batch. Bounded (no wait on another thread's progress: the drainer seals
+ * after the last read whatever the sender does), and spent only by a
+ * drainer that holds a batch, so never on an uncontended send.
+ */
+#define FLARE_SEAL_SPINS 8
 static inline unsigned int flare_batch_count(AO_t state) { return (unsigned int)(state & 0xffff); }
 static inline unsigned int flare_batch_credits(AO_t state) { return (unsigned int)((state >> 16) & 0x7fff); }
 

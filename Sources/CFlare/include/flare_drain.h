@@ -348,22 +348,28 @@ static inline flare_node *flare_drain_pop(flare_drain *d) {
 
 /**
  * D1–D2 for the batch `b` at the head of the drain: whether a slot is left
- * to deliver (`d->bi` < `d->bn`, re-reading the count when caught up), or
- * `b` is sealed and done (false): then its unused credits join those to
- * return (I7), and the caller moves past it (`flare_drain_leave_batch`).
- * The load of the state is acquire, pairing with the sender's release CAS
- * (B4) or push (B5): the slots below the count it reads hold their events.
- * The seal is a full CAS: acquire for the same reason, release so that the
- * drainer's reads of the slots come before a sender that sees the seal.
+ * to deliver (`d->bi` < `d->bn`, re-reading the count when caught up, up to
+ * FLARE_SEAL_SPINS more times, a pause apart), or `b` is sealed and done
+ * (false): then its unused credits join those to return (I7), and the
+ * caller moves past it (`flare_drain_leave_batch`). The load of the state
+ * is acquire, pairing with the sender's release CAS (B4) or push (B5): the
+ * slots below the count it reads hold their events. The seal is a full
+ * CAS: acquire for the same reason, release so that the drainer's reads of
+ * the slots come before a sender that sees the seal.
  */
 static inline bool flare_drain_batch_more(flare_drain *d, flare_batch *b) {
     if (d->bi < d->bn) return true;
+    unsigned int reads = 0;
     for (;;) {
         AO_t st = AO_load_acquire(&b->state);
         unsigned int count = flare_batch_count(st);
         if (count > d->bi) {
             d->bn = count;
             return true;
+        }
+        if (reads++ < FLARE_SEAL_SPINS) {
+            flare_cpu_relax();
+            continue;
         }
         if (AO_compare_and_swap_full(&b->state, st, st | FLARE_BATCH_SEALED)) {
             if (b->counted) d->taken += flare_batch_credits(st) - count;

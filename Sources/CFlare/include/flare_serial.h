@@ -106,6 +106,16 @@ typedef struct flare_serial {
     char pad[FLARE_CACHE_LINE - 7 * sizeof(AO_t) - 4 * sizeof(unsigned int) - sizeof(void *)];
 } flare_serial;
 
+/** The pause of a spin loop: lets the sibling hardware thread run, and
+ * keeps a spinning read from flooding the line it watches. */
+static inline void flare_cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield" ::: "memory");
+#endif
+}
+
 /** An idle serial word without a queue limit. */
 static inline void flare_serial_init(flare_serial *s) {
     AO_store(&s->word, FLARE_SERIAL_IDLE);
