@@ -368,11 +368,8 @@ struct FlattenSendDuringStartTests {
         arguments: [false, true])
     func failureQueuedBehindAStartEndsTheOutputInPlace(startsInDrain: Bool) {
         let iterated = Counter()
-        weak var weakCanary: Canary?
         let log = Recorder<String>()
-        do {
-            let canary = Canary()
-            weakCanary = canary
+        Self.expectReleased { canary in
             let (outer, outerInput) = Signal<Int, TestError>.pipe()
             let (other, otherInput) = Signal<Int, TestError>.pipe()
             let (failing, failingInput) = Signal<Int, TestError>.pipe()
@@ -403,7 +400,6 @@ struct FlattenSendDuringStartTests {
             outerInput.send(value: 2)
             #expect(log.items == expected)
         }
-        #expect(weakCanary == nil)
     }
 
     @Test(
@@ -411,11 +407,8 @@ struct FlattenSendDuringStartTests {
         arguments: [false, true])
     func runDisposedWhileDrainingInPlace(startsInDrain: Bool) {
         let made = Counter()
-        weak var weakCanary: Canary?
         let log = Recorder<String>()
-        do {
-            let canary = Canary()
-            weakCanary = canary
+        Self.expectReleased { canary in
             let (outer, outerInput) = Signal<Int, Never>.pipe()
             let (other, otherInput) = Signal<Int, Never>.pipe()
             let (third, thirdInput) = Signal<Int, Never>.pipe()
@@ -462,6 +455,18 @@ struct FlattenSendDuringStartTests {
             thirdInput.send(value: 6)
             outerInput.send(value: 2)
             #expect(log.items == expected)
+        }
+    }
+
+    /// Runs `body` with a canary for it to capture in what it builds, and
+    /// expects the canary released once `body` has returned: everything
+    /// the flatten kept, inners included, is gone.
+    private static func expectReleased(_ body: (Canary) -> Void) {
+        weak var weakCanary: Canary?
+        do {
+            let canary = Canary()
+            weakCanary = canary
+            body(canary)
         }
         #expect(weakCanary == nil)
     }
