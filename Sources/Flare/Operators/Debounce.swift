@@ -38,35 +38,63 @@ extension Signal {
         flarePrecondition(interval >= 0, "debounce needs a non-negative interval")
         // A tick is `false` when a wait ends, `true` when the wait for the
         // last value before completion ends.
+        //
+        // At most one wait is scheduled (`scheduled`, due at `pendingDue`).
+        // A value whose wait ends no earlier than the scheduled one's leaves
+        // it in place: when that tick comes, it finds that the last value's
+        // wait ends later than its own and schedules the rest of it. So a
+        // burst of values costs one scheduled action per `interval` of the
+        // burst, not a cancel and a schedule per value, and each value is
+        // still sent `interval` after the last one, as when every value
+        // restarts the wait. A value whose wait ends earlier (the
+        // scheduler's clock moved back) replaces the scheduled wait.
         return scheduledFunnel(on: scheduler, interruptedBy: interruption) {
             (emit: _HeldCore<Value, Error>, tick: @escaping (Bool) -> Void) in
-            var waiting: Value?
-            var lastReceived = Date.distantPast
-            let scheduled = SerialDisposable()
-            emit.lifetime += scheduled
+            let state = _DebounceState<Value>()
+            emit.lifetime += state.scheduled
+            func wait(until due: Date) {
+                state.pendingDue = due
+                state.scheduled.inner = scheduler.scheduleTransferred(after: due) { tick(false) }
+            }
             return { tag in
                 switch tag {
                 case let .first(.value(value)):
-                    waiting = value
-                    lastReceived = scheduler.currentDate
-                    scheduled.inner = scheduler.scheduleTransferred(after: lastReceived.addingTimeInterval(interval)) { tick(false) }
+                    state.waiting = value
+                    let now = scheduler.currentDate
+                    state.lastReceived = now
+                    let due = now.addingTimeInterval(interval)
+                    if let pendingDue = state.pendingDue, pendingDue <= due { return }
+                    wait(until: due)
                 case .first(.completed):
-                    if !discardWhenCompleted, waiting != nil {
-                        scheduled.inner = scheduler.scheduleTransferred(after: lastReceived.addingTimeInterval(interval)) {
-                            tick(true)
-                        }
+                    state.pendingDue = nil
+                    if !discardWhenCompleted, state.waiting != nil {
+                        state.scheduled.inner = scheduler.scheduleTransferred(
+                            after: state.lastReceived.addingTimeInterval(interval)
+                        ) { tick(true) }
                     } else {
-                        scheduled.inner = nil
-                        waiting = nil
+                        state.scheduled.inner = nil
+                        state.waiting = nil
                         emit.deliverHeld(.completed)
                     }
                 case let .first(event):
-                    scheduled.inner = nil
-                    waiting = nil
+                    state.pendingDue = nil
+                    state.scheduled.inner = nil
+                    state.waiting = nil
                     emit.deliverHeld(event)
                 case let .second(isFinal):
-                    if let value = waiting {
-                        waiting = nil
+                    if !isFinal {
+                        let scheduledFor = state.pendingDue
+                        state.pendingDue = nil
+                        guard state.waiting != nil else { return }
+                        // A value came while this wait ran: wait for the rest
+                        // of the last value's. The scheduler's word that the
+                        // tick is due is trusted, as its clock is not
+                        // compared: each wait scheduled here ends later than
+                        // the last, so no scheduler can make this loop.
+                        let due = state.lastReceived.addingTimeInterval(interval)
+                        if let scheduledFor, due > scheduledFor { return wait(until: due) }
+                    }
+                    if let value = state.waiting.take() {
                         emit.deliverHeld(.value(value))
                     }
                     if isFinal { emit.deliverHeld(.completed) }
@@ -74,6 +102,34 @@ extension Signal {
             }
         }
     }
+}
+
+/// What a debounce keeps between events. Touched only inside its funnel's
+/// serialized delivery, so Swift's dynamic exclusivity checks (a
+/// thread-local look-up per access of a captured variable) are off.
+@usableFromInline
+final class _DebounceState<Value> {
+    /// The last value received, not yet sent.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var waiting: Value?
+
+    /// When `waiting` was received.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var lastReceived = Date.distantPast
+
+    /// When the scheduled wait ends; nil if none is scheduled.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var pendingDue: Date?
+
+    /// The scheduled wait.
+    @usableFromInline
+    let scheduled = SerialDisposable()
+
+    @inlinable
+    init() {}
 }
 
 extension SignalProducer {

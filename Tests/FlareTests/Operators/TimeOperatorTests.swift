@@ -277,6 +277,54 @@ struct TimeOperatorTests {
         #expect(kept.items == ["1.0 v1", "1.0 completed"])
     }
 
+    @Test("debounce: a burst of values schedules one wait per interval, and the last value is sent an interval after it")
+    func debounceBurstReschedulesOnce() {
+        let clock = TestScheduler()
+        let scheduler = CountingDateScheduler(clock)
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let log = timeline(signal.debounce(1, on: scheduler), on: clock)
+        for i in 0..<10 {
+            input.send(value: i)
+            clock.advance(by: 0.1)
+        }
+        clock.advance(by: 0.85)
+        #expect(log.items == [])
+        clock.advance(by: 0.05)
+        #expect(log.items == ["1.9 v9"])
+        // The wait of the first value, the rest of the last one's, then
+        // the send (what debounce sends goes through the scheduler).
+        #expect(scheduler.scheduled == 3)
+        clock.advance(by: 5)
+        #expect(log.items == ["1.9 v9"])
+    }
+
+    @Test("debounce: a value whose wait ends before the scheduled one (the clock moved back) is sent on time")
+    func debounceClockMovedBack() {
+        let scheduler = TestScheduler()
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let log = timeline(signal.debounce(1, on: scheduler), on: scheduler)
+        scheduler.advance(by: 2)
+        input.send(value: 1)
+        scheduler.rewind(by: .milliseconds(1500))
+        input.send(value: 2)
+        scheduler.advance(by: 1)
+        #expect(log.items == ["1.5 v2"])
+        scheduler.advance(by: 5)
+        #expect(log.items == ["1.5 v2"])
+    }
+
+    @Test("debounce on a scheduler that runs each action at once and whose clock stands still: each value is sent, once")
+    func debounceOnAnImmediateScheduler() {
+        let scheduler = ImmediateDateScheduler()
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let log = Recorder<Int>()
+        signal.debounce(1, on: scheduler).observeValues { log.append($0) }
+        for i in 1...3 { input.send(value: i) }
+        #expect(log.items == [1, 2, 3])
+        // A wait and a send per value.
+        #expect(scheduler.runs.load(ordering: .relaxed) == 6)
+    }
+
     @Test("debounce: abandoning the output disposes the upstream observation and the scheduled send")
     func debounceDisposal() {
         let scheduler = TestScheduler()
@@ -411,5 +459,62 @@ struct TimeOperatorTests {
         scheduler.advance(by: 1)
         #expect(promoted.items == ["3.0 failed(E1)"])
         withExtendedLifetime(neverInput) {}
+    }
+}
+
+/// A date scheduler that counts what is scheduled on it, and runs it on
+/// `clock`.
+private final class CountingDateScheduler: DateScheduler {
+    let clock: TestScheduler
+    private let count = Atomic<Int>(0)
+
+    init(_ clock: TestScheduler) { self.clock = clock }
+
+    var scheduled: Int { count.load(ordering: .relaxed) }
+    var currentDate: Date { clock.currentDate }
+
+    func schedule(_ action: @escaping @Sendable () -> Void) -> Disposable? {
+        count.add(1, ordering: .relaxed)
+        return clock.schedule(action)
+    }
+
+    func schedule(after date: Date, action: @escaping @Sendable () -> Void) -> Disposable? {
+        count.add(1, ordering: .relaxed)
+        return clock.schedule(after: date, action: action)
+    }
+
+    func schedule(
+        after date: Date, interval: DispatchTimeInterval, leeway: DispatchTimeInterval,
+        action: @escaping @Sendable () -> Void
+    ) -> Disposable? {
+        count.add(1, ordering: .relaxed)
+        return clock.schedule(after: date, interval: interval, leeway: leeway, action: action)
+    }
+}
+
+/// A date scheduler whose clock never moves and which runs every action at
+/// once, on the calling thread, whatever its date (at most 100 times, so
+/// that an operator that keeps rescheduling fails its test instead of
+/// hanging it).
+private final class ImmediateDateScheduler: DateScheduler {
+    let runs = Atomic<Int>(0)
+
+    var currentDate: Date { Date(timeIntervalSinceReferenceDate: 0) }
+
+    func schedule(_ action: @escaping @Sendable () -> Void) -> Disposable? {
+        guard runs.add(1, ordering: .relaxed).newValue <= 100 else { return nil }
+        action()
+        return nil
+    }
+
+    func schedule(after date: Date, action: @escaping @Sendable () -> Void) -> Disposable? {
+        schedule(action)
+    }
+
+    func schedule(
+        after date: Date, interval: DispatchTimeInterval, leeway: DispatchTimeInterval,
+        action: @escaping @Sendable () -> Void
+    ) -> Disposable? {
+        schedule(action)
     }
 }
