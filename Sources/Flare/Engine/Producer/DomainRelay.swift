@@ -237,7 +237,9 @@ final class _DomainRelay<Hub: _RelayHub>: _ProducerRun, @unchecked Sendable {
         case .live:
             // Prompt: `interrupted` overtakes what the buffer holds.
             buffer?.send(.interrupted)
-            hub.unsafelyUnwrapped.detach(self)
+            // Unretained: with `requested` set, the relay keeps its hub
+            // until it goes (see `finish`), and the caller holds the relay.
+            Unmanaged.passUnretained(hub.unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.detach(self) }
         case .starting, .over:
             // Starting: the starter sees the request when it ends its start.
             return

@@ -274,8 +274,10 @@ extension _SerialDriver {
     /// do what `body` does.
     @inlinable
     @inline(__always)
-    func perform(_ command: Signal<Value, Error>.Event, _ body: () -> Void) {
-        if acquireOrQueue(command) == .acquired {
+    func perform(_ command: @autoclosure () -> Signal<Value, Error>.Event, _ body: () -> Void) {
+        // The command is made only to be queued: building it retains what
+        // it carries.
+        if _fastPath(flare_serial_try_acquire(serial)) || queueBehind(command()) == .acquired {
             body()
             leave()
         }
