@@ -114,7 +114,13 @@ final class _ActionExecution<Input, Output, Error: Swift.Error>: _ProducerRun, @
     /// the work's serialized delivery.
     @inlinable
     func forward(_ event: Signal<Output, Error>.Event) {
-        sink?.deliverHeld(event.mapError(ActionError.producerFailed))
+        // Moved out for the call and back (a copy would retain and release
+        // the chain's closure): the work's deliveries are serialized, and
+        // nothing else reads `sink` once the run is live.
+        if let sink = sink.take() {
+            sink.deliverHeld(event.mapError(ActionError.producerFailed))
+            self.sink = consume sink
+        }
         guard event.isTerminating else {
             sendOnEvents(event)
             return

@@ -185,8 +185,14 @@ final class _HandlerRun<Value, Error: Swift.Error>: _ProducerRun, @unchecked Sen
     @inline(__always)
     final func deliver(_ event: Event) -> Bool {
         // Set before the run is handed out, cleared only after the word
-        // closed: present whenever the word can be held.
-        sink.unsafelyUnwrapped.deliverHeld(event)
+        // closed: present whenever the word can be held. Moved out for the
+        // call and back, as a copy would retain and release the chain's
+        // closure around every event: nothing reads `sink` meanwhile (only
+        // the holder of the word, after this returns, and `deinit`, which
+        // cannot run while the holder holds the run).
+        let sink = self.sink.take().unsafelyUnwrapped
+        sink.deliverHeld(event)
+        self.sink = consume sink
         return event.isTerminating
     }
 
