@@ -48,7 +48,22 @@ for name in hot:
         print("check-send-path: %s calls the runtime on the send path:" % name)
         for c in calls:
             print("    " + c)
+# An operator's per-event closure keeps its state and its downstream sink
+# as constants or in `_DeliveryState`: a captured variable would cost a
+# dynamic exclusivity check (swift_beginAccess) per access, per event.
+stateful = [n for n in bodies if re.match(r"(partial apply for )?specialized closure #1 in _\w+Operator\.attach<A>\(to:\)$", n)]
+if len(stateful) < 7:
+    print("check-send-path: only %d operator closures in the object (expected the 7 of probeStateful and map's)" % len(stateful))
+    failed = True
+for name in stateful:
+    calls = [l.strip() for l in bodies[name] if "swift_beginAccess" in l]
+    if calls:
+        failed = True
+        print("check-send-path: %s checks exclusivity per event (a captured variable):" % name)
+        for c in calls:
+            print("    " + c)
 if failed:
     sys.exit(1)
 print("send path: %d functions, no retain, release, allocation, lock or metadata lookup" % len(hot))
+print("operators: %d per-event closures, no dynamic exclusivity check" % len(stateful))
 PY

@@ -17,3 +17,17 @@ public func probePipe() -> (output: Signal<Int, Never>, input: Signal<Int, Never
 public func probeMap(_ signal: Signal<Int, Never>) -> Signal<Int, Never> {
     signal.map { $0 &+ 1 }
 }
+
+/// Specializes stateful operators here, so that their per-event closures
+/// are emitted in this object: they must keep their state without Swift's
+/// dynamic exclusivity checks (`_DeliveryState`).
+public func probeStateful(_ signal: Signal<Int, Never>) -> Signal<[Int], Never> {
+    signal
+        .scan(0, &+)
+        .skipRepeats()
+        .combinePrevious()
+        .map { $0.0 &+ $0.1 }
+        .skip(first: 1)
+        .take(first: 1_000_000)
+        .collect(count: 4)
+}

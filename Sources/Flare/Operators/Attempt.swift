@@ -77,16 +77,17 @@ struct _AttemptMapOperator<Value, U, Error: Swift.Error>: _UnaryOperator {
     @inlinable
     func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == U, Sink.Error == Error {
-        var hasFailed = false
+        let downstream = downstream
+        let hasFailed = _DeliveryState(false)
         return { event in
             switch event {
             case let .value(value):
-                guard !hasFailed else { return }
+                guard !hasFailed.value else { return }
                 switch transform(value) {
                 case let .success(mapped):
                     downstream.deliverHeld(.value(mapped))
                 case let .failure(error):
-                    hasFailed = true
+                    hasFailed.value = true
                     downstream.deliverHeld(.failed(error))
                 }
             case let .failed(error): downstream.deliverHeld(.failed(error))

@@ -79,26 +79,27 @@ struct _CollectOperator<Value, Error: Swift.Error>: _UnaryOperator {
     @inlinable
     func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == [Value], Sink.Error == Error {
-        var values: [Value] = []
-        var hasReceived = false
+        let downstream = downstream
+        let values = _DeliveryState<[Value]>([])
+        let hasReceived = _DeliveryState(false)
         return { event in
             switch event {
             case let .value(value):
-                hasReceived = true
-                values.append(value)
-                if shouldEmit(values) {
-                    downstream.deliverHeld(.value(values))
-                    values.removeAll(keepingCapacity: true)
+                hasReceived.value = true
+                values.value.append(value)
+                if shouldEmit(values.value) {
+                    downstream.deliverHeld(.value(values.value))
+                    values.value.removeAll(keepingCapacity: true)
                 }
             case .completed:
-                if !values.isEmpty || !hasReceived { downstream.deliverHeld(.value(values)) }
-                values = []
+                if !values.value.isEmpty || !hasReceived.value { downstream.deliverHeld(.value(values.value)) }
+                values.value = []
                 downstream.deliverHeld(.completed)
             case let .failed(error):
-                values = []
+                values.value = []
                 downstream.deliverHeld(.failed(error))
             case .interrupted:
-                values = []
+                values.value = []
                 downstream.deliverHeld(.interrupted)
             }
         }
@@ -120,26 +121,27 @@ struct _CollectBeforeOperator<Value, Error: Swift.Error>: _UnaryOperator {
     @inlinable
     func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == [Value], Sink.Error == Error {
-        var values: [Value] = []
-        var hasReceived = false
+        let downstream = downstream
+        let values = _DeliveryState<[Value]>([])
+        let hasReceived = _DeliveryState(false)
         return { event in
             switch event {
             case let .value(value):
-                hasReceived = true
-                if shouldEmit(values, value) {
-                    downstream.deliverHeld(.value(values))
-                    values.removeAll(keepingCapacity: true)
+                hasReceived.value = true
+                if shouldEmit(values.value, value) {
+                    downstream.deliverHeld(.value(values.value))
+                    values.value.removeAll(keepingCapacity: true)
                 }
-                values.append(value)
+                values.value.append(value)
             case .completed:
-                if !values.isEmpty || !hasReceived { downstream.deliverHeld(.value(values)) }
-                values = []
+                if !values.value.isEmpty || !hasReceived.value { downstream.deliverHeld(.value(values.value)) }
+                values.value = []
                 downstream.deliverHeld(.completed)
             case let .failed(error):
-                values = []
+                values.value = []
                 downstream.deliverHeld(.failed(error))
             case .interrupted:
-                values = []
+                values.value = []
                 downstream.deliverHeld(.interrupted)
             }
         }
@@ -226,8 +228,8 @@ extension Signal {
         interruptedBy interruption: Lifetime?
     ) -> Signal<[Value], Error> {
         scheduledFunnel(on: scheduler, interruptedBy: interruption) { (emit: _HeldCore<[Value], Error>, tick: @escaping (()) -> Void) in
-            var collected: [Value] = []
-            var isCompleted = false
+            let collected = _DeliveryState<[Value]>([])
+            let isCompleted = _DeliveryState(false)
             let timer = SerialDisposable()
             emit.lifetime += timer
             timer.inner = scheduler.scheduleTransferred(
@@ -238,9 +240,9 @@ extension Signal {
             return { tag in
                 switch tag {
                 case let .first(.value(value)):
-                    collected.append(value)
+                    collected.value.append(value)
                 case .first(.completed) where !discardWhenCompleted:
-                    isCompleted = true
+                    isCompleted.value = true
                 case let .first(.failed(error)):
                     timer.inner = nil
                     emit.deliverHeld(.failed(error))
@@ -251,12 +253,12 @@ extension Signal {
                     timer.inner = nil
                     emit.deliverHeld(.interrupted)
                 case .second:
-                    if !collected.isEmpty || !skipEmpty {
-                        let values = collected
-                        collected = []
+                    if !collected.value.isEmpty || !skipEmpty {
+                        let values = collected.value
+                        collected.value = []
                         emit.deliverHeld(.value(values))
                     }
-                    if isCompleted { emit.deliverHeld(.completed) }
+                    if isCompleted.value { emit.deliverHeld(.completed) }
                 }
             }
         }

@@ -8,8 +8,8 @@ func _combineLatestEngine<Inputs: _InputList, Shape: _TupleShape>(
     _ inputs: Inputs, as shape: Shape.Type
 ) -> Signal<Shape.Flat, Inputs.Failure> where Shape.Nested == Inputs.Values {
     _funnel(inputs) { (downstream: _HeldCore<Shape.Flat, Inputs.Failure>) in
-        var state = _CombineLatestState(inputs.makeLatest(), count: inputs.count)
-        return { tag in state.receive(tag).deliver(to: downstream, as: Shape.self) }
+        let state = _DeliveryState(_CombineLatestState(inputs.makeLatest(), count: inputs.count))
+        return { tag in state.value.receive(tag).deliver(to: downstream, as: Shape.self) }
     }
 }
 

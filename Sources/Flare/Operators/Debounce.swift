@@ -50,51 +50,55 @@ extension Signal {
         // scheduler's clock moved back) replaces the scheduled wait.
         return scheduledFunnel(on: scheduler, interruptedBy: interruption) {
             (emit: _HeldCore<Value, Error>, tick: @escaping (Bool) -> Void) in
-            let state = _DebounceState<Value>()
-            emit.lifetime += state.scheduled
+            // The last value received and not yet sent, when it was
+            // received, and when the scheduled wait ends (nil: none is).
+            let state = _DeliveryState<(waiting: Value?, lastReceived: Date, pendingDue: Date?)>(
+                (nil, .distantPast, nil))
+            let scheduled = SerialDisposable()
+            emit.lifetime += scheduled
             func wait(until due: Date) {
-                state.pendingDue = due
-                state.scheduled.inner = scheduler.scheduleTransferred(after: due) { tick(false) }
+                state.value.pendingDue = due
+                scheduled.inner = scheduler.scheduleTransferred(after: due) { tick(false) }
             }
             return { tag in
                 switch tag {
                 case let .first(.value(value)):
-                    state.waiting = value
+                    state.value.waiting = value
                     let now = scheduler.currentDate
-                    state.lastReceived = now
+                    state.value.lastReceived = now
                     let due = now.addingTimeInterval(interval)
-                    if let pendingDue = state.pendingDue, pendingDue <= due { return }
+                    if let pendingDue = state.value.pendingDue, pendingDue <= due { return }
                     wait(until: due)
                 case .first(.completed):
-                    state.pendingDue = nil
-                    if !discardWhenCompleted, state.waiting != nil {
-                        state.scheduled.inner = scheduler.scheduleTransferred(
-                            after: state.lastReceived.addingTimeInterval(interval)
+                    state.value.pendingDue = nil
+                    if !discardWhenCompleted, state.value.waiting != nil {
+                        scheduled.inner = scheduler.scheduleTransferred(
+                            after: state.value.lastReceived.addingTimeInterval(interval)
                         ) { tick(true) }
                     } else {
-                        state.scheduled.inner = nil
-                        state.waiting = nil
+                        scheduled.inner = nil
+                        state.value.waiting = nil
                         emit.deliverHeld(.completed)
                     }
                 case let .first(event):
-                    state.pendingDue = nil
-                    state.scheduled.inner = nil
-                    state.waiting = nil
+                    state.value.pendingDue = nil
+                    scheduled.inner = nil
+                    state.value.waiting = nil
                     emit.deliverHeld(event)
                 case let .second(isFinal):
                     if !isFinal {
-                        let scheduledFor = state.pendingDue
-                        state.pendingDue = nil
-                        guard state.waiting != nil else { return }
+                        let scheduledFor = state.value.pendingDue
+                        state.value.pendingDue = nil
+                        guard state.value.waiting != nil else { return }
                         // A value came while this wait ran: wait for the rest
                         // of the last value's. The scheduler's word that the
                         // tick is due is trusted, as its clock is not
                         // compared: each wait scheduled here ends later than
                         // the last, so no scheduler can make this loop.
-                        let due = state.lastReceived.addingTimeInterval(interval)
+                        let due = state.value.lastReceived.addingTimeInterval(interval)
                         if let scheduledFor, due > scheduledFor { return wait(until: due) }
                     }
-                    if let value = state.waiting.take() {
+                    if let value = state.value.waiting.take() {
                         emit.deliverHeld(.value(value))
                     }
                     if isFinal { emit.deliverHeld(.completed) }
@@ -102,34 +106,6 @@ extension Signal {
             }
         }
     }
-}
-
-/// What a debounce keeps between events. Touched only inside its funnel's
-/// serialized delivery, so Swift's dynamic exclusivity checks (a
-/// thread-local look-up per access of a captured variable) are off.
-@usableFromInline
-final class _DebounceState<Value> {
-    /// The last value received, not yet sent.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var waiting: Value?
-
-    /// When `waiting` was received.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var lastReceived = Date.distantPast
-
-    /// When the scheduled wait ends; nil if none is scheduled.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var pendingDue: Date?
-
-    /// The scheduled wait.
-    @usableFromInline
-    let scheduled = SerialDisposable()
-
-    @inlinable
-    init() {}
 }
 
 extension SignalProducer {

@@ -62,12 +62,14 @@ extension Signal {
 final class _GroupRouter<Key: Hashable, Value, Error: Swift.Error> {
     /// Each key's group, for routing a value.
     @usableFromInline
+    @exclusivity(unchecked)
     var groups: [Key: _HeldCore<Value, Error>] = [:]
 
     /// The groups in the order they were created: the order they end in, as
     /// ReactiveObjC's `groupBy:` ends them (a dictionary's order is not
     /// stable from one run to the next).
     @usableFromInline
+    @exclusivity(unchecked)
     var created: [_HeldCore<Value, Error>] = []
 
     @inlinable

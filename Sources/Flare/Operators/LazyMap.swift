@@ -27,29 +27,29 @@ extension Signal {
     ) -> Signal<U, Error> {
         let latest: Signal<Value, Error> = scheduledFunnel(on: scheduler, interruptedBy: interruption) {
             (emit: _HeldCore<Value, Error>, tick: @escaping (()) -> Void) in
-            var waiting: Value?
+            let waiting = _DeliveryState<Value?>(nil)
             let scheduled = SerialDisposable()
             emit.lifetime += scheduled
             return { tag in
                 switch tag {
                 case let .first(.value(value)):
-                    if waiting == nil { scheduled.inner = scheduler.scheduleTransferred { tick(()) } }
-                    waiting = value
+                    if waiting.value == nil { scheduled.inner = scheduler.scheduleTransferred { tick(()) } }
+                    waiting.value = value
                 case .first(.interrupted):
                     scheduled.inner = nil
-                    waiting = nil
+                    waiting.value = nil
                     emit.deliverHeld(.interrupted)
                 case let .first(event):
                     // The waiting value goes first, as its scheduled send
                     // would have.
-                    if let value = waiting {
-                        waiting = nil
+                    if let value = waiting.value {
+                        waiting.value = nil
                         emit.deliverHeld(.value(value))
                     }
                     emit.deliverHeld(event)
                 case .second:
-                    if let value = waiting {
-                        waiting = nil
+                    if let value = waiting.value {
+                        waiting.value = nil
                         emit.deliverHeld(.value(value))
                     }
                 }

@@ -31,7 +31,8 @@ struct _MapErrorOperator<Value, InputError: Swift.Error, OutputError: Swift.Erro
     @inlinable
     func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Value, InputError>.Event) -> Void
     where Sink.Value == Value, Sink.Error == OutputError {
-        { [transform] event in
+        let downstream = downstream
+        return { [transform] event in
             switch event {
             case let .value(value): downstream.deliverHeld(.value(value))
             case let .failed(error): downstream.deliverHeld(.failed(transform(error)))

@@ -83,7 +83,8 @@ struct _MaterializeOperator<Value, Error: Swift.Error>: _UnaryOperator {
     @inlinable
     func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == Signal<Value, Error>.Event, Sink.Error == Never {
-        { event in
+        let downstream = downstream
+        return { event in
             downstream.deliverHeld(.value(event))
             switch event {
             case .value: break
@@ -108,7 +109,8 @@ struct _MaterializeResultsOperator<Value, Error: Swift.Error>: _UnaryOperator {
     @inlinable
     func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == Result<Value, Error>, Sink.Error == Never {
-        { event in
+        let downstream = downstream
+        return { event in
             switch event {
             case let .value(value):
                 downstream.deliverHeld(.value(.success(value)))
@@ -138,7 +140,8 @@ struct _DematerializeOperator<Carrier: EventProtocol>: _UnaryOperator {
     @inlinable
     func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Carrier, Never>.Event) -> Void
     where Sink.Value == Carrier.Value, Sink.Error == Carrier.Error {
-        { event in
+        let downstream = downstream
+        return { event in
             switch event {
             case let .value(carried): downstream.deliverHeld(carried.event)
             case let .failed(never): switch never {}
@@ -163,7 +166,8 @@ struct _DematerializeResultsOperator<Success, Failure: Swift.Error>: _UnaryOpera
     @inlinable
     func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Result<Success, Failure>, Never>.Event) -> Void
     where Sink.Value == Success, Sink.Error == Failure {
-        { event in
+        let downstream = downstream
+        return { event in
             switch event {
             case let .value(.success(value)): downstream.deliverHeld(.value(value))
             case let .value(.failure(error)): downstream.deliverHeld(.failed(error))

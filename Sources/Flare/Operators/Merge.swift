@@ -34,11 +34,11 @@ extension Signal {
         let inputs = Array(signals)
         guard !inputs.isEmpty else { return .empty }
         return _funnel({ (downstream: _HeldCore<Value, Error>) in
-            var running = inputs.count
+            let running = _DeliveryState(inputs.count)
             return { (event: Event) in
                 if case .completed = event {
-                    running -= 1
-                    if running == 0 { downstream.deliverHeld(.completed) }
+                    running.value -= 1
+                    if running.value == 0 { downstream.deliverHeld(.completed) }
                 } else {
                     downstream.deliverHeld(event)
                 }

@@ -54,7 +54,8 @@ struct _PromoteErrorOperator<Value, F: Swift.Error>: _UnaryOperator {
     @inlinable
     func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Value, Never>.Event) -> Void
     where Sink.Value == Value, Sink.Error == F {
-        { event in
+        let downstream = downstream
+        return { event in
             switch event {
             case let .value(value): downstream.deliverHeld(.value(value))
             case let .failed(never): switch never {}
@@ -79,7 +80,8 @@ struct _PromoteValueOperator<U, Error: Swift.Error>: _UnaryOperator {
     @inlinable
     func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Never, Error>.Event) -> Void
     where Sink.Value == U, Sink.Error == Error {
-        { event in
+        let downstream = downstream
+        return { event in
             switch event {
             case let .value(never): switch never {}
             case let .failed(error): downstream.deliverHeld(.failed(error))

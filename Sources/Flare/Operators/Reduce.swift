@@ -40,13 +40,14 @@ struct _ReduceOperator<Value, U, Error: Swift.Error>: _UnaryOperator {
     @inlinable
     func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == U, Sink.Error == Error {
-        var result = initialResult
+        let downstream = downstream
+        let result = _DeliveryState(initialResult)
         return { event in
             switch event {
             case let .value(value):
-                nextPartialResult(&result, value)
+                nextPartialResult(&result.value, value)
             case .completed:
-                downstream.deliverHeld(.value(result))
+                downstream.deliverHeld(.value(result.value))
                 downstream.deliverHeld(.completed)
             case let .failed(error):
                 downstream.deliverHeld(.failed(error))

@@ -15,25 +15,25 @@ extension Signal {
     @inlinable
     public func sample<T>(with sampler: Signal<T, Never>) -> Signal<(Value, T), Error> {
         _funnel({ (downstream: _HeldCore<(Value, T), Error>) in
-            var latest: Value?
-            var sourceCompleted = false
-            var samplerCompleted = false
+            let latest = _DeliveryState<Value?>(nil)
+            let sourceCompleted = _DeliveryState(false)
+            let samplerCompleted = _DeliveryState(false)
             return { (tag: _Pair<Event, Signal<T, Never>.Event>) in
                 switch tag {
                 case let .first(.value(value)):
-                    latest = value
+                    latest.value = value
                 case let .first(.failed(error)):
                     downstream.deliverHeld(.failed(error))
                 case .first(.completed):
-                    sourceCompleted = true
-                    if samplerCompleted { downstream.deliverHeld(.completed) }
+                    sourceCompleted.value = true
+                    if samplerCompleted.value { downstream.deliverHeld(.completed) }
                 case .first(.interrupted), .second(.interrupted):
                     downstream.deliverHeld(.interrupted)
                 case let .second(.value(samplerValue)):
-                    if let latest { downstream.deliverHeld(.value((latest, samplerValue))) }
+                    if let latest = latest.value { downstream.deliverHeld(.value((latest, samplerValue))) }
                 case .second(.completed):
-                    samplerCompleted = true
-                    if sourceCompleted { downstream.deliverHeld(.completed) }
+                    samplerCompleted.value = true
+                    if sourceCompleted.value { downstream.deliverHeld(.completed) }
                 case .second(.failed):
                     break
                 }

@@ -87,10 +87,11 @@ struct _ScanMapOperator<Value, State, U, Error: Swift.Error>: _UnaryOperator {
     @inlinable
     func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == U, Sink.Error == Error {
-        var state = initialState
+        let downstream = downstream
+        let state = _DeliveryState(initialState)
         return { event in
             switch event {
-            case let .value(value): downstream.deliverHeld(.value(next(&state, value)))
+            case let .value(value): downstream.deliverHeld(.value(next(&state.value, value)))
             case let .failed(error): downstream.deliverHeld(.failed(error))
             case .completed: downstream.deliverHeld(.completed)
             case .interrupted: downstream.deliverHeld(.interrupted)
@@ -114,12 +115,13 @@ struct _CombinePreviousOperator<Value, Error: Swift.Error>: _UnaryOperator {
     @inlinable
     func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == (Value, Value), Sink.Error == Error {
-        var previous = seed
+        let downstream = downstream
+        let previous = _DeliveryState(seed)
         return { event in
             switch event {
             case let .value(value):
-                if let previous { downstream.deliverHeld(.value((previous, value))) }
-                previous = value
+                if let previous = previous.value { downstream.deliverHeld(.value((previous, value))) }
+                previous.value = value
             case let .failed(error): downstream.deliverHeld(.failed(error))
             case .completed: downstream.deliverHeld(.completed)
             case .interrupted: downstream.deliverHeld(.interrupted)

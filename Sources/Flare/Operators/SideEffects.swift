@@ -55,6 +55,7 @@ struct _SideEffectsOperator<Value, Error: Swift.Error>: _FilteringOperator {
     @inlinable
     func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == Value, Sink.Error == Error {
+        let downstream = downstream
         if let disposed { downstream.lifetime.observeEnded(disposed) }
         return { received in
             event?(received)

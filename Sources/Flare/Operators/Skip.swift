@@ -101,10 +101,11 @@ struct _SkipFirstOperator<Value, Error: Swift.Error>: _FilteringOperator {
     @inlinable
     func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == Value, Sink.Error == Error {
-        var remaining = count
+        let downstream = downstream
+        let remaining = _DeliveryState(count)
         return { event in
-            if case .value = event, remaining > 0 {
-                remaining &-= 1
+            if case .value = event, remaining.value > 0 {
+                remaining.value &-= 1
                 return
             }
             downstream.deliverHeld(event)
@@ -123,11 +124,12 @@ struct _SkipWhileOperator<Value, Error: Swift.Error>: _FilteringOperator {
     @inlinable
     func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == Value, Sink.Error == Error {
-        var isSkipping = true
+        let downstream = downstream
+        let isSkipping = _DeliveryState(true)
         return { [shouldContinue] event in
-            if isSkipping, case let .value(value) = event {
+            if isSkipping.value, case let .value(value) = event {
                 guard !shouldContinue(value) else { return }
-                isSkipping = false
+                isSkipping.value = false
             }
             downstream.deliverHeld(event)
         }
@@ -145,11 +147,12 @@ struct _SkipRepeatsOperator<Value, Error: Swift.Error>: _FilteringOperator {
     @inlinable
     func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == Value, Sink.Error == Error {
-        var last: Value?
+        let downstream = downstream
+        let last = _DeliveryState<Value?>(nil)
         return { [isEquivalent] event in
             if case let .value(value) = event {
-                if let last, isEquivalent(last, value) { return }
-                last = value
+                if let last = last.value, isEquivalent(last, value) { return }
+                last.value = value
             }
             downstream.deliverHeld(event)
         }
@@ -167,9 +170,10 @@ struct _UniqueValuesOperator<Value, Error: Swift.Error, Identity: Hashable>: _Fi
     @inlinable
     func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == Value, Sink.Error == Error {
-        var seen = Set<Identity>()
+        let downstream = downstream
+        let seen = _DeliveryState(Set<Identity>())
         return { [transform] event in
-            if case let .value(value) = event, !seen.insert(transform(value)).inserted { return }
+            if case let .value(value) = event, !seen.value.insert(transform(value)).inserted { return }
             downstream.deliverHeld(event)
         }
     }

@@ -102,16 +102,17 @@ struct _TakeFirstOperator<Value, Error: Swift.Error>: _FilteringOperator {
     @inlinable
     func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == Value, Sink.Error == Error {
-        var remaining = count
+        let downstream = downstream
+        let remaining = _DeliveryState(count)
         return { event in
             guard case let .value(value) = event else {
                 downstream.deliverHeld(event)
                 return
             }
-            guard remaining > 0 else { return }
-            remaining &-= 1
+            guard remaining.value > 0 else { return }
+            remaining.value &-= 1
             downstream.deliverHeld(.value(value))
-            if remaining == 0 { downstream.deliverHeld(.completed) }
+            if remaining.value == 0 { downstream.deliverHeld(.completed) }
         }
     }
 }
@@ -130,29 +131,30 @@ struct _TakeLastOperator<Value, Error: Swift.Error>: _FilteringOperator {
     @inlinable
     func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == Value, Sink.Error == Error {
+        let downstream = downstream
         // A ring: once full, `oldest` is where the next value overwrites.
-        var ring: [Value] = []
-        var oldest = 0
+        let ring = _DeliveryState<[Value]>([])
+        let oldest = _DeliveryState(0)
         return { [count] event in
             switch event {
             case let .value(value):
                 guard count > 0 else { return }
-                if ring.count < count {
-                    ring.append(value)
+                if ring.value.count < count {
+                    ring.value.append(value)
                 } else {
-                    ring[oldest] = value
-                    oldest = oldest == count &- 1 ? 0 : oldest &+ 1
+                    ring.value[oldest.value] = value
+                    oldest.value = oldest.value == count &- 1 ? 0 : oldest.value &+ 1
                 }
             case .completed:
-                let held = ring
-                ring = []
+                let held = ring.value
+                ring.value = []
                 for i in held.indices {
-                    let index = oldest &+ i
+                    let index = oldest.value &+ i
                     downstream.deliverHeld(.value(held[index < held.count ? index : index &- held.count]))
                 }
                 downstream.deliverHeld(.completed)
             case .failed, .interrupted:
-                ring = []
+                ring.value = []
                 downstream.deliverHeld(event)
             }
         }
@@ -176,16 +178,17 @@ struct _TakeWhileOperator<Value, Error: Swift.Error>: _FilteringOperator {
     @inlinable
     func attach<Sink: _EventSink>(to downstream: consuming Sink) -> (Signal<Value, Error>.Event) -> Void
     where Sink.Value == Value, Sink.Error == Error {
-        var isTaking = true
+        let downstream = downstream
+        let isTaking = _DeliveryState(true)
         return { [shouldContinue, forwardingTheLast] event in
             guard case let .value(value) = event else {
                 downstream.deliverHeld(event)
                 return
             }
-            guard isTaking else { return }
+            guard isTaking.value else { return }
             if forwardingTheLast { downstream.deliverHeld(event) }
             if !shouldContinue(value) {
-                isTaking = false
+                isTaking.value = false
                 downstream.deliverHeld(.completed)
             } else if !forwardingTheLast {
                 downstream.deliverHeld(event)

@@ -48,16 +48,16 @@ extension Signal {
     public func take(untilReplacement replacement: Signal<Value, Error>) -> Signal<Value, Error> {
         let sourceObservation = SerialDisposable()
         return _funnel({ (downstream: _HeldCore<Value, Error>) in
-            var replaced = false
+            let replaced = _DeliveryState(false)
             return { (tag: _Pair<Event, Event>) in
                 switch tag {
                 case let .first(event):
-                    if replaced { return }
+                    if replaced.value { return }
                     if case .completed = event { return }
                     downstream.deliverHeld(event)
                 case let .second(event):
-                    if !replaced {
-                        replaced = true
+                    if !replaced.value {
+                        replaced.value = true
                         sourceObservation.dispose()
                     }
                     downstream.deliverHeld(event)
@@ -90,21 +90,21 @@ extension Signal {
     public func skip(until trigger: Signal<(), Never>) -> Signal<Value, Error> {
         let triggerObservation = SerialDisposable()
         let makeAction = { (downstream: _HeldCore<Value, Error>) in
-            var triggered = false
-            var sourceTerminated = false
+            let triggered = _DeliveryState(false)
+            let sourceTerminated = _DeliveryState(false)
             return { (tag: _Pair<Event, Signal<(), Never>.Event>) in
                 switch tag {
                 case let .first(event):
-                    if triggered {
+                    if triggered.value {
                         downstream.deliverHeld(event)
                     } else if event.isTerminating {
-                        sourceTerminated = true
+                        sourceTerminated.value = true
                     }
                 case .second(.value), .second(.completed):
-                    if triggered { return }
-                    triggered = true
+                    if triggered.value { return }
+                    triggered.value = true
                     triggerObservation.dispose()
-                    if sourceTerminated { downstream.deliverHeld(.interrupted) }
+                    if sourceTerminated.value { downstream.deliverHeld(.interrupted) }
                 case .second:
                     break
                 }

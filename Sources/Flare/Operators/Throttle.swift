@@ -32,27 +32,27 @@ extension Signal {
         // Its ticks deliver in place: the held value is sent by the action
         // scheduled for it, once, as in ReactiveSwift.
         return scheduledFunnel(on: scheduler, interruptedBy: interruption, ticksInPlace: true) { (emit: _HeldCore<Value, Error>, tick: @escaping (Date) -> Void) in
-            var held: Value?
-            var lastSent: Date?
+            let held = _DeliveryState<Value?>(nil)
+            let lastSent = _DeliveryState<Date?>(nil)
             let scheduled = SerialDisposable()
             emit.lifetime += scheduled
             return { tag in
                 switch tag {
                 case let .first(.value(value)):
-                    held = value
+                    held.value = value
                     let now = scheduler.currentDate
                     var date = now
-                    if let lastSent, lastSent <= now {
+                    if let lastSent = lastSent.value, lastSent <= now {
                         date = Swift.max(lastSent.addingTimeInterval(interval), now)
                     }
                     scheduled.inner = scheduler.scheduleTransferred(after: date) { tick(date) }
                 case let .first(event):
-                    held = nil
+                    held.value = nil
                     emit.deliverHeld(event)
                 case let .second(date):
-                    guard let value = held else { return }
-                    held = nil
-                    lastSent = date
+                    guard let value = held.value else { return }
+                    held.value = nil
+                    lastSent.value = date
                     emit.deliverHeld(.value(value))
                 }
             }
@@ -90,20 +90,20 @@ extension Signal {
         while shouldThrottle: Signal<Bool, Never>, on scheduler: Scheduler, interruptedBy interruption: Lifetime?
     ) -> Signal<Value, Error> {
         let emissions: Signal<Value, Error> = _funnel({ (emit: _HeldCore<Value, Error>) in
-            var isThrottled = false
-            var held: Value?
+            let isThrottled = _DeliveryState(false)
+            let held = _DeliveryState<Value?>(nil)
             return { (tag: _Pair<Event, Signal<Bool, Never>.Event>) in
                 switch tag {
                 case let .first(.value(value)):
-                    if isThrottled { held = value } else { emit.deliverHeld(.value(value)) }
+                    if isThrottled.value { held.value = value } else { emit.deliverHeld(.value(value)) }
                 case let .first(event):
-                    held = nil
+                    held.value = nil
                     emit.deliverHeld(event)
                 case let .second(.value(throttle)):
-                    guard throttle != isThrottled else { return }
-                    isThrottled = throttle
-                    if !throttle, let value = held {
-                        held = nil
+                    guard throttle != isThrottled.value else { return }
+                    isThrottled.value = throttle
+                    if !throttle, let value = held.value {
+                        held.value = nil
                         emit.deliverHeld(.value(value))
                     }
                 case .second:

@@ -14,11 +14,11 @@ extension Signal {
     @inlinable
     public func withLatest<U>(from samplee: Signal<U, Never>) -> Signal<(Value, U), Error> {
         _funnel({ (downstream: _HeldCore<(Value, U), Error>) in
-            var latest: U?
+            let latest = _DeliveryState<U?>(nil)
             return { (tag: _Pair<Event, Signal<U, Never>.Event>) in
                 switch tag {
                 case let .first(.value(value)):
-                    if let latest { downstream.deliverHeld(.value((value, latest))) }
+                    if let latest = latest.value { downstream.deliverHeld(.value((value, latest))) }
                 case let .first(.failed(error)):
                     downstream.deliverHeld(.failed(error))
                 case .first(.completed):
@@ -26,7 +26,7 @@ extension Signal {
                 case .first(.interrupted):
                     downstream.deliverHeld(.interrupted)
                 case let .second(.value(value)):
-                    latest = value
+                    latest.value = value
                 case .second:
                     break
                 }

@@ -141,10 +141,13 @@ public final class Property<Value>: PropertyProtocol {
 @usableFromInline
 final class _ComposedSlot<Value>: @unchecked Sendable {
     // Written during the source's synchronous start (the first value), then
-    // only read, inside the source's serialized delivery.
+    // only read, inside the source's serialized delivery: no dynamic
+    // exclusivity checks (see `_DeliveryState`).
     @usableFromInline
+    @exclusivity(unchecked)
     var channel: _PropertyChannel<Value>?
     @usableFromInline
+    @exclusivity(unchecked)
     var signal: Signal<Value, Never>?
 
     @inlinable
