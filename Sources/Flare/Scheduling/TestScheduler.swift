@@ -33,23 +33,28 @@ public final class TestScheduler: DateScheduler {
     /// action is one object, requeued after each run.
     private final class Entry: Disposable, @unchecked Sendable {
         // `@unchecked Sendable`: `due` and `sequence` are read and written
-        // only under the owning scheduler's mutex; `scheduler` is written only
-        // in `init`; `action` is immutable; `disposed` is atomic.
+        // only under the owning scheduler's mutex; `action` and `state` are
+        // immutable; `disposed` is atomic.
 
-        /// The date the action is due.
-        var due: Date
+        /// The date the action is due. Under the mutex: no dynamic
+        /// exclusivity checks.
+        @exclusivity(unchecked) var due: Date
         /// Tie-breaker among actions due at the same date: scheduling order.
-        var sequence: UInt64 = 0
+        @exclusivity(unchecked) var sequence: UInt64 = 0
         /// The repetition interval in seconds, or nil for a one-shot action.
         let interval: TimeInterval?
         let action: () -> Void
-        weak var scheduler: TestScheduler?
+        /// The scheduler's queue and clock, held strongly: a weak reference
+        /// to the scheduler would cost an atomic operation on its side table
+        /// at each schedule, disposal and release. The cycle through the
+        /// queue is broken when the scheduler goes (`deinit`).
+        let state: _PThreadMutex<State>
         private let disposed = Atomic<Bool>(false)
 
-        init(due: Date, interval: TimeInterval?, scheduler: TestScheduler, action: @escaping @Sendable () -> Void) {
+        init(due: Date, interval: TimeInterval?, state: _PThreadMutex<State>, action: @escaping @Sendable () -> Void) {
             self.due = due
             self.interval = interval
-            self.scheduler = scheduler
+            self.state = state
             self.action = action
         }
 
@@ -57,7 +62,7 @@ public final class TestScheduler: DateScheduler {
 
         func dispose() {
             guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-            scheduler?.remove(self)
+            TestScheduler.remove(self, from: state)
         }
 
         /// Whether `self` is due strictly before `other`.
@@ -99,6 +104,17 @@ public final class TestScheduler: DateScheduler {
         state = _PThreadMutex(State(now: startDate))
     }
 
+    deinit {
+        // The queued actions hold the queue (`Entry.state`): drop them, out
+        // of the mutex, as their release may run arbitrary deinitializers.
+        let dropped = state.withLock { s in
+            let queued = s.queue
+            s.queue = []
+            return queued
+        }
+        withExtendedLifetime(dropped) {}
+    }
+
     /// The virtual date.
     public var currentDate: Date {
         state.withLock { $0.now }
@@ -115,7 +131,7 @@ public final class TestScheduler: DateScheduler {
     @discardableResult
     public func schedule(_ action: @escaping @Sendable () -> Void) -> Disposable? {
         state.withLock { s in
-            let entry = Entry(due: s.now, interval: nil, scheduler: self, action: action)
+            let entry = Entry(due: s.now, interval: nil, state: state, action: action)
             s.enqueue(entry)
             return entry
         }
@@ -127,7 +143,7 @@ public final class TestScheduler: DateScheduler {
     @discardableResult
     public func schedule(after delay: DispatchTimeInterval, action: @escaping @Sendable () -> Void) -> Disposable? {
         state.withLock { s in
-            let entry = Entry(due: s.now.addingTimeInterval(delay), interval: nil, scheduler: self, action: action)
+            let entry = Entry(due: s.now.addingTimeInterval(delay), interval: nil, state: state, action: action)
             s.enqueue(entry)
             return entry
         }
@@ -139,7 +155,7 @@ public final class TestScheduler: DateScheduler {
     /// - Returns: A disposable that removes the action from the queue.
     @discardableResult
     public func schedule(after date: Date, action: @escaping @Sendable () -> Void) -> Disposable? {
-        enqueue(Entry(due: date, interval: nil, scheduler: self, action: action))
+        enqueue(Entry(due: date, interval: nil, state: state, action: action))
     }
 
     /// Queues `action` to run at `date` and again every `interval` of virtual
@@ -158,7 +174,7 @@ public final class TestScheduler: DateScheduler {
     ) -> Disposable? {
         let seconds = interval.timeInterval
         flarePrecondition(seconds > 0, "TestScheduler needs a positive repetition interval")
-        return enqueue(Entry(due: date, interval: seconds.isFinite ? seconds : nil, scheduler: self, action: action))
+        return enqueue(Entry(due: date, interval: seconds.isFinite ? seconds : nil, state: state, action: action))
     }
 
     /// Advances the clock by one nanosecond, running what is due: in
@@ -237,7 +253,7 @@ public final class TestScheduler: DateScheduler {
         }
         // Disposed while it was out of the queue being run: `remove` found
         // nothing then, so take it out now.
-        if entry.isDisposed { remove(entry) }
+        if entry.isDisposed { Self.remove(entry, from: state) }
         return entry
     }
 
@@ -268,7 +284,7 @@ public final class TestScheduler: DateScheduler {
         }
     }
 
-    private func remove(_ entry: Entry) {
+    private static func remove(_ entry: Entry, from state: _PThreadMutex<State>) {
         state.withLock { s in
             let i = s.index { $0.precedes(entry) }
             if i < s.queue.count, s.queue[i] === entry { s.queue.remove(at: i) }

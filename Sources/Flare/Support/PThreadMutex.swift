@@ -23,7 +23,8 @@ internal final class _PThreadMutex<Value: Sendable>: @unchecked Sendable {
     // @unchecked Sendable: `value` is only touched inside `withLock`, under
     // `mutex`; the mutex lives at a stable heap address for its whole life.
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    @usableFromInline var value: Value
+    /// Touched only under `mutex`: no dynamic exclusivity checks.
+    @usableFromInline @exclusivity(unchecked) var value: Value
 
     @usableFromInline
     init(_ value: Value) {

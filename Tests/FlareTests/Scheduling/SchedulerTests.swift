@@ -113,6 +113,24 @@ private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds
         #expect(TestScheduler(startDate: at(42)).currentDate == at(42))
     }
 
+    @Test("releasing a TestScheduler releases its queued actions; disposing a handle afterwards does nothing")
+    func releasingTheSchedulerReleasesItsActions() {
+        let watch = WeakCanary()
+        var handle: Disposable?
+        do {
+            let scheduler = TestScheduler()
+            let canary = Canary()
+            watch.canary = canary
+            for delay in [1, 2] {
+                scheduler.schedule(after: .seconds(delay)) { withExtendedLifetime(canary) {} }
+            }
+            handle = scheduler.schedule(after: .seconds(3)) {}
+        }
+        #expect(!watch.isAlive)
+        handle?.dispose()
+        #expect(handle?.isDisposed == true)
+    }
+
     @Test("nothing scheduled runs until the clock is advanced") func nothingRunsUntilTheClockMoves() {
         let scheduler = TestScheduler()
         nonisolated(unsafe) var ran = 0

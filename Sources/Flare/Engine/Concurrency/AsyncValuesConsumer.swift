@@ -1,13 +1,15 @@
 /// The iterating task's side of a channel: its local batch, and the
 /// ownership that ends the observation when the iterator goes away.
 ///
-/// Not `Sendable`: only the iterating task touches it.
+/// Not `Sendable`: only the iterating task touches it, one call at a time,
+/// so its variables go without Swift's dynamic exclusivity checks (several
+/// per value otherwise).
 @usableFromInline
 final class _AsyncValuesConsumer<Element: Sendable, Failure: Swift.Error> {
     @usableFromInline let channel: _AsyncValuesChannel<Element, Failure>
-    @usableFromInline var batch: [Element] = []
-    @usableFromInline var index = 0
-    @usableFromInline var isDone = false
+    @usableFromInline @exclusivity(unchecked) var batch: [Element] = []
+    @usableFromInline @exclusivity(unchecked) var index = 0
+    @usableFromInline @exclusivity(unchecked) var isDone = false
 
     @inlinable
     init(channel: _AsyncValuesChannel<Element, Failure>) {
