@@ -30,7 +30,12 @@ import CFlare
 // W3. The holder leaves only through `flare_serial_release`: what it
 //     returns was queued meanwhile and is drained (`drain`) before the word
 //     is idle again, in FIFO order, `interrupted` first when one was
-//     requested (contract 8).
+//     requested (contract 8). A holder that must hand an event over from
+//     inside its own delivery (a flatten's starting inner) first delivers
+//     what is queued in place (`drainInPlace`), stopping before an
+//     interruption and before the removal of its own entry; what it stops
+//     before stays in the drain state and is resumed, still in order,
+//     before the holder lets go (`leaveResuming`).
 // W4. A terminal event delivered by the holder closes the word
 //     (`finishTermination`): events queued after it are dropped, removals
 //     completed, and then the driver's own end runs once (`didTerminate`:
