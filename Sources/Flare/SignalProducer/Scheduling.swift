@@ -58,20 +58,21 @@ extension SignalProducer where Error == Never {
         flarePrecondition(interval.timeInterval >= 0, "interval(_:interval:on:) needs a non-negative interval, got \(interval)")
         return SignalProducer { observer, lifetime in
             var iterator = values.makeIterator()
-            var pending = iterator.next()
-            guard pending != nil else {
+            guard let first = iterator.next() else {
                 observer.sendCompleted()
                 return
             }
+            // The scheduler runs one action of a repeating schedule at a
+            // time, so the iterator needs no lock, nor Swift's dynamic
+            // exclusivity checks (`_DeliveryState`).
+            let state = _DeliveryState<(iterator: S.Iterator, pending: Value?)>((iterator, first))
             lifetime += scheduler.scheduleTransferred(
                 after: scheduler.currentDate.addingTimeInterval(interval), interval: interval, leeway: interval * 0.1
             ) {
-                // The scheduler runs one action of a repeating schedule at a
-                // time, so the iterator needs no lock.
-                guard let value = pending else { return }
-                pending = iterator.next()
+                guard let value = state.value.pending else { return }
+                state.value.pending = state.value.iterator.next()
                 observer.send(value: value)
-                if pending == nil { observer.sendCompleted() }
+                if state.value.pending == nil { observer.sendCompleted() }
             }
         }
     }
