@@ -2,47 +2,53 @@
 /// resources to it: anything added with `+=` is disposed when the lifetime
 /// ends.
 ///
-/// Thread-safety: all members may be used from any thread; see
-/// `CompositeDisposable`, which backs it.
+/// Thread-safety: all members may be used from any thread; a lifetime
+/// holds a `CompositeDisposable`'s lock-free stack and behaves as one.
 ///
 /// Sendable: yes; observing and ending a lifetime are safe from any thread.
 public final class Lifetime: @unchecked Sendable {
-    private let disposables: CompositeDisposable
+    /// What ends with the lifetime, held inline: a lifetime is one object
+    /// (a signal, and every producer start, makes one).
+    private let stack = _DisposableStack()
+
+    /// A lifetime that has not ended, ended by `_end()`: for the engine's
+    /// signals and runs, which end it themselves (no token).
+    @usableFromInline
+    init() {}
+
+    /// A lifetime that ends when `token` is disposed or deinitialized.
+    ///
+    /// The token's lifetime keeps this one until it ends.
+    public convenience init(_ token: Token) {
+        self.init()
+        _ = token.lifetime.stack.add(_LifetimeEnd(self))
+    }
+
+    /// Ends the lifetime: disposes what was added, in the order of
+    /// addition, on the first call only.
+    @usableFromInline
+    func _end() {
+        stack.dispose()
+    }
 
     /// A signal that completes when the lifetime ends. If the lifetime has
     /// already ended, the signal has completed before this returns, so an
     /// observer attached to it receives `interrupted`.
     public var ended: Signal<Never, Never> {
         Signal { observer, lifetime in
-            lifetime += disposables.add(observer.sendCompleted)
+            lifetime += self.observeEnded(observer.sendCompleted)
         }
     }
 
     /// Whether the lifetime has ended.
-    public var hasEnded: Bool { disposables.isDisposed }
-
-    /// A lifetime that ends when `token` is disposed or deinitialized.
-    public convenience init(_ token: Token) {
-        self.init(token.disposables)
-    }
-
-    init(_ disposables: CompositeDisposable) {
-        self.disposables = disposables
-    }
-
-    /// A lifetime that ends when `disposables` is disposed, for the
-    /// inlined bodies that make one (an asynchronous operator's run).
-    @usableFromInline
-    static func _endedBy(_ disposables: CompositeDisposable) -> Lifetime {
-        Lifetime(disposables)
-    }
+    public var hasEnded: Bool { stack.isDisposed }
 
     /// Runs `action` when the lifetime ends (at once, if it has ended).
     ///
     /// - Returns: A disposable that cancels the action.
     @discardableResult
     public func observeEnded(_ action: @escaping () -> Void) -> Disposable? {
-        disposables.add(action)
+        stack.add(AnyDisposable(action))
     }
 
     /// Disposes `disposable` when `lifetime` ends (at once, if it has ended).
@@ -50,13 +56,13 @@ public final class Lifetime: @unchecked Sendable {
     /// - Returns: A disposable that takes `disposable` back out.
     @discardableResult
     public static func += (lifetime: Lifetime, disposable: Disposable?) -> Disposable? {
-        lifetime.disposables.add(disposable)
+        lifetime.stack.add(disposable)
     }
 
     /// A lifetime and the token that ends it.
     public static func make() -> (lifetime: Lifetime, token: Token) {
         let token = Token()
-        return (Lifetime(token), token)
+        return (token.lifetime, token)
     }
 
     /// A lifetime that has already ended, as in ReactiveSwift.
@@ -67,9 +73,9 @@ public final class Lifetime: @unchecked Sendable {
     /// `interrupted`, as for any terminated signal. Shared and immutable: one
     /// instance serves every use, at no cost.
     public static let empty: Lifetime = {
-        let ended = CompositeDisposable()
-        ended.dispose()
-        return Lifetime(ended)
+        let ended = Lifetime()
+        ended._end()
+        return ended
     }()
 
     /// Ends a lifetime when it is disposed or deinitialized.
@@ -77,14 +83,34 @@ public final class Lifetime: @unchecked Sendable {
     /// Sendable: yes; the lifetime ends when the last reference, on any
     /// thread, goes away.
     public final class Token: @unchecked Sendable {
-        fileprivate let disposables = CompositeDisposable()
+        /// The lifetime the token ends.
+        fileprivate let lifetime = Lifetime()
 
         /// A token whose lifetime has not ended.
         public init() {}
 
-        deinit { disposables.dispose() }
+        deinit { lifetime._end() }
 
         /// Ends the lifetime now.
-        public func dispose() { disposables.dispose() }
+        public func dispose() { lifetime._end() }
     }
+}
+
+/// Ends a lifetime when disposed: what ties an engine's lifetime to a
+/// disposable's end (`lifetime += _LifetimeEnd(other)`).
+@usableFromInline
+final class _LifetimeEnd: Disposable, @unchecked Sendable {
+    @usableFromInline
+    let lifetime: Lifetime
+
+    @usableFromInline
+    init(_ lifetime: Lifetime) {
+        self.lifetime = lifetime
+    }
+
+    @usableFromInline
+    var isDisposed: Bool { lifetime.hasEnded }
+
+    @usableFromInline
+    func dispose() { lifetime._end() }
 }

@@ -144,6 +144,34 @@ struct DisposableTests {
         #expect(made.hasEnded)
     }
 
+    @Test("Lifetimes made from one token end together, each in its order of addition, though released before")
+    func lifetimesOfOneToken() {
+        let log = Recorder<String>()
+        var token: Lifetime.Token? = Lifetime.Token()
+        do {
+            // Released here: what was added still goes when the token ends.
+            let first = Lifetime(token!)
+            first.observeEnded { log.append("first 1") }
+            first += AnyDisposable { log.append("first 2") }
+        }
+        let second = Lifetime(token!)
+        second.observeEnded { log.append("second 1") }
+        let removed = second.observeEnded { log.append("removed") }
+        second.observeEnded { log.append("second 2") }
+        removed?.dispose()
+        #expect(log.items.isEmpty)
+        token = nil
+        #expect(second.hasEnded)
+        #expect(log.items == ["first 1", "first 2", "second 1", "second 2"])
+
+        let ended = Lifetime.Token()
+        ended.dispose()
+        let late = Lifetime(ended)
+        #expect(late.hasEnded)
+        late.observeEnded { log.append("late") }
+        #expect(log.items.last == "late")
+    }
+
     @Test("Lifetime.empty has already ended: observeEnded and += act at once, ended completes at once")
     func emptyLifetimeHasEnded() {
         let lifetime = Lifetime.empty

@@ -21,8 +21,8 @@ import CFlare
 /// prompt-interrupt flag the protocol's steps read.
 ///
 /// A start allocates the run (with its word, in one more block), the run's
-/// lifetime (a `Lifetime` and its `CompositeDisposable`) and the observer
-/// handed to the handler, whose closure captures only the run.
+/// `Lifetime` (one object: it holds its disposables inline) and the
+/// observer handed to the handler, whose closure captures only the run.
 ///
 /// Ownership: the chain's sinks hold the run unretained (see
 /// `_ProducerSink`); whatever can send into the run holds it: the handler's
@@ -53,25 +53,18 @@ final class _HandlerRun<Value, Error: Swift.Error>: _ProducerRun, @unchecked Sen
     @usableFromInline
     let serialBlock: UnsafeMutableRawPointer
 
-    /// Ends the run's lifetime; nil once ended.
-    @exclusivity(unchecked)
-    @usableFromInline
-    var lifetimeEnd: CompositeDisposable?
-
     /// The run of an asynchronous operator (`_liftAsynchronous`): what
     /// disposing the run ends instead of sending `interrupted` into it; the
     /// operator then stops its upstream and delivers `interrupted` itself,
     /// on its scheduler. Nil for every other handler.
     @usableFromInline
-    let interruption: CompositeDisposable?
+    let interruption: Lifetime?
 
     @inlinable
     init(linkCount: Int, handler: @escaping (Signal<Value, Error>.Observer, Lifetime) -> Void) {
         self.handler = handler
         interruption = nil
         serialBlock = _ProducerRun.makeSerialBlock()
-        let end = CompositeDisposable()
-        lifetimeEnd = end
         super.init(linkCount: linkCount, sourceEntry: { run, interrupt in
             // A closure, not a reference to a static method: specialized
             // with the initializer, it captures nothing (the method, as a
@@ -79,7 +72,7 @@ final class _HandlerRun<Value, Error: Swift.Error>: _ProducerRun, @unchecked Sen
             let run = unsafeDowncast(run, to: _HandlerRun<Value, Error>.self)
             if interrupt { run.send(.interrupted) } else { run.runHandler() }
         })
-        adoptLifetime(endedBy: end)
+        makeLifetime()
     }
 
     /// The run of an asynchronous operator: `handler` also receives the
@@ -90,20 +83,18 @@ final class _HandlerRun<Value, Error: Swift.Error>: _ProducerRun, @unchecked Sen
         linkCount: Int,
         asynchronousHandler: @escaping (Signal<Value, Error>.Observer, Lifetime, _ interruption: Lifetime) -> Void
     ) {
-        let interruption = CompositeDisposable()
+        let interruption = Lifetime()
         self.interruption = interruption
         handler = { observer, lifetime in
-            lifetime += interruption
-            asynchronousHandler(observer, lifetime, ._endedBy(interruption))
+            lifetime += _LifetimeEnd(interruption)
+            asynchronousHandler(observer, lifetime, interruption)
         }
         serialBlock = _ProducerRun.makeSerialBlock()
-        let end = CompositeDisposable()
-        lifetimeEnd = end
         super.init(linkCount: linkCount, sourceEntry: { run, interrupt in
             let run = unsafeDowncast(run, to: _HandlerRun<Value, Error>.self)
             if interrupt { run.interruptAsynchronous() } else { run.runHandler() }
         })
-        adoptLifetime(endedBy: end)
+        makeLifetime()
     }
 
     /// Interrupts the run of an asynchronous operator. Disposal ends the
@@ -116,7 +107,7 @@ final class _HandlerRun<Value, Error: Swift.Error>: _ProducerRun, @unchecked Sen
     @inlinable
     final func interruptAsynchronous() {
         if !isDisposed { send(.interrupted) }
-        interruption.unsafelyUnwrapped.dispose()
+        interruption.unsafelyUnwrapped._end()
     }
 
     deinit {
@@ -129,8 +120,8 @@ final class _HandlerRun<Value, Error: Swift.Error>: _ProducerRun, @unchecked Sen
         // while it delivers (a lifetime lookup): no reference outlives the
         // delivery, since the sinks hold the run unretained.
         if handler == nil, sink != nil { interruptFromDeinit() }
-        // Ended already, unless the run was never started nor disposed.
-        lifetimeEnd?.dispose()
+        // The lifetime has ended already, unless the run was never started
+        // nor disposed: `_ProducerRun`'s deinit ends it then.
         _ProducerRun.destroySerialBlock(serialBlock)
     }
 
@@ -201,7 +192,7 @@ final class _HandlerRun<Value, Error: Swift.Error>: _ProducerRun, @unchecked Sen
     @inlinable
     final func didTerminate() {
         _ = sink.take()
-        lifetimeEnd.take()?.dispose()
+        sourceEnded()
     }
 }
 

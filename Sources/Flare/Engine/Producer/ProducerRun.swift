@@ -41,15 +41,15 @@ class _ProducerRun: Disposable, @unchecked Sendable {
     @exclusivity(unchecked)
     private var startHooks: _StartHooks?
 
-    /// A start-handler run's own lifetime (`adoptLifetime`), from the start.
+    /// The run's lifetime: a start-handler run's from the start
+    /// (`makeLifetime`), any other run's once a link's attach first asks
+    /// for it (`lifetime`). Ended when the run's source has delivered its
+    /// terminal event (`sourceEnded`), or when the run goes. Retained by
+    /// hand (released in `deinit`), so that ending it, once per run, calls
+    /// it at +0: a class variable read into a local is retained around the
+    /// call.
     @exclusivity(unchecked)
-    private var sourceLifetime: Lifetime?
-
-    /// The lifetime of any other run, made when a link's attach first asks
-    /// for it (`lifetime`); ended when the run's source has delivered its
-    /// terminal event (`sourceEnded`).
-    @exclusivity(unchecked)
-    private var earlyLifetime: (lifetime: Lifetime, token: Lifetime.Token)?
+    private var ownLifetime: Unmanaged<Lifetime>?
 
     // The variables above and below are written only before the run is
     // handed out, or inside its serialized delivery (or, for a synchronous
@@ -118,6 +118,10 @@ class _ProducerRun: Disposable, @unchecked Sendable {
     }
 
     deinit {
+        if let ownLifetime {
+            ownLifetime._withUnsafeGuaranteedRef { $0._end() }
+            ownLifetime.release()
+        }
         overflow?.deallocate()
     }
 
@@ -147,11 +151,11 @@ class _ProducerRun: Disposable, @unchecked Sendable {
         block.deallocate()
     }
 
-    /// Gives a start-handler run its own lifetime, ended by disposing `end`
-    /// (no token: the run ends it when it terminates, or when it goes).
+    /// Gives a start-handler run its lifetime from the start (the handler
+    /// receives it), ended by `sourceEnded` or when the run goes.
     @usableFromInline
-    final func adoptLifetime(endedBy end: CompositeDisposable) {
-        sourceLifetime = Lifetime(end)
+    final func makeLifetime() {
+        ownLifetime = Unmanaged.passRetained(Lifetime())
     }
 
     /// Whether output `index` has delivered its terminal event.
@@ -195,7 +199,7 @@ class _ProducerRun: Disposable, @unchecked Sendable {
     /// serialized), as `lifetime` is read.
     @usableFromInline
     final func sourceEnded() {
-        earlyLifetime?.token.dispose()
+        ownLifetime?._withUnsafeGuaranteedRef { $0._end() }
     }
 
     /// The synchronous source has sent its events: releases the state word
@@ -255,11 +259,10 @@ class _ProducerRun: Disposable, @unchecked Sendable {
     /// The run's lifetime: it ends when the run terminates.
     @usableFromInline
     final var lifetime: Lifetime {
-        if let sourceLifetime { return sourceLifetime }
-        if let early = earlyLifetime { return early.lifetime }
-        let made = Lifetime.make()
-        earlyLifetime = made
-        return made.lifetime
+        if let ownLifetime { return ownLifetime.takeUnretainedValue() }
+        let made = Unmanaged.passRetained(Lifetime())
+        ownLifetime = made
+        return made.takeUnretainedValue()
     }
 
     /// The last link delivered a terminal event. Unless the source itself

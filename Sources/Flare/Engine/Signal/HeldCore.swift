@@ -28,7 +28,7 @@ struct _HeldCore<Value, Error: Swift.Error> {
     @inlinable
     @inline(__always)
     func deliverHeld(_ event: Signal<Value, Error>.Event) {
-        if _SignalCore.deliver(event, raw: raw, core: core) { core.lifetimeToken.dispose() }
+        if _SignalCore.deliver(event, raw: raw, core: core) { core.lifetime._end() }
     }
 
     /// `deliverHeld(.value(value))`, for a link that knows it has a value:

@@ -176,7 +176,7 @@ extension _SignalCore {
         if isRoot {
             send(.interrupted)
         } else if flare_core_abandon(raw) {
-            lifetimeToken.dispose()
+            lifetime._end()
         }
     }
 }

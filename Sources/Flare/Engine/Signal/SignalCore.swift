@@ -35,13 +35,11 @@ final class _SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     @usableFromInline
     let isRoot: Bool
 
-    /// Ends the generator's lifetime when the signal terminates.
+    /// The generator's lifetime: ended when the signal terminates
+    /// (`didTerminate`, `_HeldCore.deliverHeld`), when a derived core loses
+    /// its last retainer, or when the core goes.
     @usableFromInline
-    let lifetimeToken: Lifetime.Token
-
-    /// The generator's lifetime.
-    @usableFromInline
-    let lifetime: Lifetime
+    let lifetime = Lifetime()
 
     /// Holding the word: the state of the drain in progress while events it
     /// took from the serial word may wait behind the one being delivered,
@@ -74,9 +72,6 @@ final class _SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
         // A root is delivered to only through its serial word, from the
         // start; a derived core is published by `_liftCore`.
         if isRoot { flare_core_publish(raw) }
-        let (lifetime, token) = Lifetime.make()
-        self.lifetime = lifetime
-        self.lifetimeToken = token
     }
 
     /// Marks the core reachable by other threads: from now on only the
@@ -85,6 +80,7 @@ final class _SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     func publish() { flare_core_publish(raw) }
 
     deinit {
+        lifetime._end()
         flare_core_destroy(raw, releaseContextThunk)
         raw.deallocate()
     }
@@ -104,7 +100,7 @@ final class _SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     /// generator's lifetime.
     @inlinable
     func didTerminate() {
-        lifetimeToken.dispose()
+        lifetime._end()
     }
 }
 
