@@ -92,11 +92,13 @@ final class _DomainRelay<Hub: _RelayHub>: _ProducerRun, @unchecked Sendable {
 
     /// A start's run for a chain of `linkCount` links; its `sink` is set by
     /// the producer's `attach`. The entry function captures nothing: made
-    /// where `Hub` is concrete, it allocates nothing.
+    /// where `Hub` is concrete, it allocates nothing. Borrowed and copied
+    /// into the fields: owned arguments stored before `super.init` are each
+    /// retained twice and released once.
     @inlinable
-    init(hub: Hub, anchor: Hub.Anchor, linkCount: Int) {
-        self.hub = hub
-        self.anchor = anchor
+    init(hub: borrowing Hub, anchor: borrowing Hub.Anchor, linkCount: Int) {
+        self.hub = copy hub
+        self.anchor = copy anchor
         super.init(linkCount: linkCount, sourceEntry: { run, interrupt in
             let relay = unsafeDowncast(run, to: _DomainRelay<Hub>.self)
             if interrupt { relay.interruptRelay() } else if !relay.isDisposed { relay.startRelay() }
@@ -216,8 +218,10 @@ final class _DomainRelay<Hub: _RelayHub>: _ProducerRun, @unchecked Sendable {
         if let boxed {
             boxed._withUnsafeGuaranteedRef { $0.sink.deliverHeld(event) }
             boxed.release()
-        } else {
-            sink.unsafelyUnwrapped.deliverHeld(event)
+        } else if let sink = consume sink {
+            // Moved out of the optional: a copy (`unsafelyUnwrapped`, or a
+            // plain binding) retains and releases the chain's closure.
+            sink.deliverHeld(event)
         }
         let anchor = self.anchor.take()
         let hub = releasesHub ? self.hub.take() : nil

@@ -60,9 +60,11 @@ final class _HandlerRun<Value, Error: Swift.Error>: _ProducerRun, @unchecked Sen
     @usableFromInline
     let interruption: Lifetime?
 
+    /// `handler` is borrowed and copied into the field: an owned argument
+    /// stored before `super.init` is retained twice and released once.
     @inlinable
-    init(linkCount: Int, handler: @escaping (Signal<Value, Error>.Observer, Lifetime) -> Void) {
-        self.handler = handler
+    init(linkCount: Int, handler: borrowing @escaping (Signal<Value, Error>.Observer, Lifetime) -> Void) {
+        self.handler = copy handler
         interruption = nil
         serialBlock = _ProducerRun.makeSerialBlock()
         super.init(linkCount: linkCount, sourceEntry: { run, interrupt in

@@ -30,10 +30,15 @@ final class _SynchronousRun<Value, Error: Swift.Error, Payload>: _ProducerRun, @
     @usableFromInline
     let send: (_ProducerRun, _ProducerSink<Value, Error>, Payload) -> Void
 
+    /// Borrowed and copied into the fields: owned arguments stored before
+    /// `super.init` are each retained twice and released once.
     @inlinable
-    init(linkCount: Int, payload: Payload, send: @escaping (_ProducerRun, _ProducerSink<Value, Error>, Payload) -> Void) {
-        self.payload = payload
-        self.send = send
+    init(
+        linkCount: Int, payload: borrowing Payload,
+        send: borrowing @escaping (_ProducerRun, _ProducerSink<Value, Error>, Payload) -> Void
+    ) {
+        self.payload = copy payload
+        self.send = copy send
         super.init(linkCount: linkCount, sourceEntry: { run, interrupt in
             // A closure, not a reference to a static method: specialized
             // with the initializer, it captures nothing (the method, as a
