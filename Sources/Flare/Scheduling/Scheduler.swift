@@ -379,6 +379,19 @@ extension Scheduler {
     func scheduleTransferred(_ action: @escaping () -> Void) -> Disposable? {
         schedule(_transferred(action))
     }
+
+    /// `scheduleTransferred` for an action that is never cancelled (an
+    /// `observe(on:)` hop's): on a `QueueScheduler`, the action goes onto
+    /// the queue as it is, without the disposable `schedule` makes for it
+    /// (one allocation per event). Any other scheduler schedules it.
+    @usableFromInline
+    func enqueueTransferred(_ action: @escaping () -> Void) {
+        if let queueScheduler = self as? QueueScheduler {
+            queueScheduler.queue.async(execute: _transferred(action))
+        } else {
+            schedule(_transferred(action))
+        }
+    }
 }
 
 extension DateScheduler {

@@ -57,6 +57,38 @@ struct AsynchronousInterruptionTests {
         #expect(log.items == ["v1", "interrupted"])
     }
 
+    @Test("observe(on:) a queue: values still queued at disposal are dropped, interrupted follows on the queue")
+    func observeOnQueueDisposal() {
+        let key = DispatchSpecificKey<String>()
+        let scheduler = QueueScheduler(name: "flare.test.observeOnDisposal")
+        scheduler.queue.setSpecific(key: key, value: "hop")
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let log = Recorder<String>()
+        let offQueue = Counter()
+        let done = DispatchSemaphore(value: 0)
+        let run = SignalProducer(signal).observe(on: scheduler).start { event in
+            if DispatchQueue.getSpecific(key: key) != "hop" { offQueue.increment() }
+            log.append(describe(event))
+            if event.isTerminating { done.signal() }
+        }
+        input.send(value: 1)
+        // Hold the queue: 2 and 3 wait behind this action.
+        let release = DispatchSemaphore(value: 0)
+        let holding = DispatchSemaphore(value: 0)
+        scheduler.schedule {
+            holding.signal()
+            release.wait()
+        }
+        holding.wait()
+        input.send(value: 2)
+        input.send(value: 3)
+        run.dispose()
+        release.signal()
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(log.items == ["v1", "interrupted"])
+        #expect(offQueue.count == 0)
+    }
+
     @Test("observe(on:) of an upstream that has completed: disposal replaces the scheduled completed with interrupted")
     func terminatedUpstream() {
         let scheduler = TestScheduler()

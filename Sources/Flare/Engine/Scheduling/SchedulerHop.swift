@@ -99,7 +99,7 @@ final class _SchedulerHop<Value, Error: Swift.Error>: @unchecked Sendable {
     @inlinable
     func forward(_ event: Signal<Value, Error>.Event, on scheduler: Scheduler) {
         pending.add(1, ordering: .relaxed)
-        scheduler.scheduleTransferred { self.deliverScheduled(event) }
+        scheduler.enqueueTransferred { self.deliverScheduled(event) }
     }
 
     /// Schedules `event` on `scheduler` (this hop's, with its clock) at
@@ -136,7 +136,7 @@ final class _SchedulerHop<Value, Error: Swift.Error>: @unchecked Sendable {
     func interrupt(on scheduler: Scheduler) {
         guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let output = self.output
-        scheduler.scheduleTransferred { output.send(.interrupted) }
+        scheduler.enqueueTransferred { output.send(.interrupted) }
     }
 }
 
