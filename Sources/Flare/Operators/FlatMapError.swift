@@ -72,7 +72,7 @@ extension SignalProducer {
     @inlinable
     func _flatMapError<F>(_ transform: @escaping (Error) -> SignalProducer<Value, F>) -> SignalProducer<Value, F> {
         SignalProducer<Value, F> { observer, lifetime in
-            lifetime += self.start(_replacingFailure(into: observer, during: lifetime, transform))
+            self._start(_replacingFailure(into: observer, during: lifetime, transform), during: lifetime)
         }
     }
 }
@@ -89,7 +89,7 @@ func _replacingFailure<Value, Error: Swift.Error, F: Swift.Error>(
     { event in
         switch event {
         case let .value(value): observer.send(value: value)
-        case let .failed(error): lifetime += transform(error).start(observer)
+        case let .failed(error): transform(error)._start(observer, during: lifetime)
         case .completed: observer.sendCompleted()
         case .interrupted: observer.sendInterrupted()
         }

@@ -178,7 +178,7 @@ extension SignalProducer {
         guard starting != nil || started != nil else { return lifted }
         return SignalProducer { observer, lifetime in
             starting?()
-            lifetime += lifted.start(observer)
+            lifted._start(observer, during: lifetime)
             started?()
         }
     }

@@ -249,8 +249,7 @@ extension SignalProducer {
             // Weak, as on a signal: `lifetime` may outlive the run by far,
             // and keeps this closure until its removed handlers are pruned.
             runLifetime += lifetime.observeEnded { [weak observer] in observer?.sendCompleted() }
-            guard !runLifetime.hasEnded else { return }
-            runLifetime += self.start(observer)
+            self._start(observer, during: runLifetime)
         }
     }
 }

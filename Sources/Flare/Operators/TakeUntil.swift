@@ -141,18 +141,19 @@ extension SignalProducer {
     /// `Signal.take(until:)`, with both runs observed directly by the run's
     /// observer, which serializes them (no signal per start). The trigger
     /// starts first; if it has ended the run by then, this producer does
-    /// not start.
+    /// not start. Each run is in the run's lifetime before it starts, so
+    /// an end from the other input (or from downstream) stops a
+    /// synchronous one before its next element.
     @inlinable
     func _take(until trigger: SignalProducer<(), Never>) -> SignalProducer<Value, Error> {
         SignalProducer { observer, lifetime in
-            lifetime += trigger.start { event in
+            trigger._start({ event in
                 switch event {
                 case .value, .completed: observer.sendCompleted()
                 case .interrupted: break
                 }
-            }
-            guard !lifetime.hasEnded else { return }
-            lifetime += self.start(observer)
+            }, during: lifetime)
+            self._start(observer, during: lifetime)
         }
     }
 

@@ -70,7 +70,7 @@ extension SignalProducer {
             lifetime += scheduler.scheduleTransferred(after: scheduler.currentDate.addingTimeInterval(interval)) {
                 output.send(error: error)
             }
-            lifetime += self.start(output)
+            self._start(output, during: lifetime)
         }
     }
 }

@@ -84,7 +84,12 @@ final class _Rounds<Value, Error: Swift.Error>: @unchecked Sendable {
         guard requests.add(1, ordering: .acquiringAndReleasing).oldValue == 0 else { return }
         repeat {
             if lifetime.hasEnded { return }
-            current.inner = producer.start { [self] event in receive(event) }
+            // The round's handle is in `current` before it starts, so that
+            // an end of the output while a synchronous round runs (a
+            // downstream `take`) stops it before its next element.
+            let run = producer._makeRun { [self] event in receive(event) }
+            current.inner = run
+            run.startIfNotDisposed()
         } while requests.subtract(1, ordering: .acquiringAndReleasing).newValue != 0
     }
 

@@ -10,7 +10,7 @@ extension SignalProducer {
     public func start(on scheduler: Scheduler) -> SignalProducer<Value, Error> {
         SignalProducer { observer, lifetime in
             lifetime += scheduler.scheduleTransferred {
-                lifetime += self.start(observer)
+                self._start(observer, during: lifetime)
             }
         }
     }

@@ -84,6 +84,29 @@ extension SignalProducer {
         return run
     }
 
+    /// Starts a run into `observer` whose handle is in `lifetime` *before*
+    /// its source starts: what an operator whose output can end by another
+    /// input (a trigger, a lifetime, a timeout, the downstream's own end)
+    /// uses to start its upstream. A synchronous source sends everything
+    /// inside its start; registered only once `start` returned (`lifetime
+    /// += self.start(observer)`), it would not be disposed by an end that
+    /// happens meanwhile, and an infinite one would never stop. Registered
+    /// first, the end disposes it, and the source stops before its next
+    /// element. If `lifetime` has ended, the run is disposed and its source
+    /// never starts.
+    @inlinable
+    func _start(_ observer: Signal<Value, Error>.Observer, during lifetime: Lifetime) {
+        _start({ [observer] event in observer.send(event) }, during: lifetime)
+    }
+
+    /// `_start(_:during:)` with a closure as the run's last link.
+    @inlinable
+    func _start(_ output: consuming @escaping (Signal<Value, Error>.Event) -> Void, during lifetime: Lifetime) {
+        let run = _makeRun(output)
+        lifetime += run
+        run.startIfNotDisposed()
+    }
+
     /// Starts a run and calls `action` with each of its events; see
     /// `start(_:)` for an observer.
     @inlinable

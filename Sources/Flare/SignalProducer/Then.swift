@@ -61,17 +61,19 @@ extension SignalProducer {
     /// The body of every `then`.
     @inlinable
     func _thenStart<U>(_ replacement: SignalProducer<U, Error>) -> SignalProducer<U, Error> {
+        // Both runs are in the lifetime before they start (`_start`): an
+        // end of the output meanwhile (a downstream `take`) stops either.
+        // The first has terminated when the replacement starts: keeping its
+        // handle costs nothing more than a SerialDisposable would.
         SignalProducer<U, Error> { observer, lifetime in
-            let current = SerialDisposable()
-            lifetime += current
-            current.inner = self.start { event in
+            self._start({ event in
                 switch event {
                 case .value: break
                 case let .failed(error): observer.send(error: error)
-                case .completed: current.inner = replacement.start(observer)
+                case .completed: replacement._start(observer, during: lifetime)
                 case .interrupted: observer.sendInterrupted()
                 }
-            }
+            }, during: lifetime)
         }
     }
 }
