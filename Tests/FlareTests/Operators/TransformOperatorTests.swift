@@ -220,4 +220,33 @@ struct TransformOperatorTests {
             .start()
         #expect(chosen.items == ["[two] value 2", "[two] started"])
     }
+
+    @Test("logEvents reports a Void value as \"value\", with no payload, as ReactiveSwift's EventLogger does")
+    func logEventsOfVoid() {
+        func logged<V>(_ type: V.Type, _ send: (Signal<V, TestError>.Observer) -> Void) -> [String] {
+            let (signal, input) = Signal<V, TestError>.pipe()
+            let lines = Recorder<String>()
+            signal.logEvents(identifier: "s") { identifier, event, _, _, _ in lines.append("[\(identifier)] \(event)") }
+                .observe { _ in }
+            send(input)
+            return lines.items
+        }
+        // ReactiveSwift 7.2.1 logs these lines: a value that is `()` (also
+        // in an `Any`, or an `Optional` holding it) has no payload; a
+        // failure, `nil`, and a tuple of voids keep theirs.
+        #expect(logged(Void.self) { $0.send(value: ()); $0.sendCompleted() }
+            == ["[s] value", "[s] completed", "[s] terminated", "[s] disposed"])
+        #expect(logged(Void?.self) { $0.send(value: ()); $0.send(value: nil) } == ["[s] value", "[s] value nil"])
+        #expect(logged(Any.self) { $0.send(value: ()); $0.send(value: 3) } == ["[s] value", "[s] value 3"])
+        typealias VoidPair = ((), ())
+        #expect(logged(VoidPair.self) { $0.send(value: ((), ())) } == ["[s] value ((), ())"])
+        #expect(logged(Int.self) { $0.send(value: 1); $0.send(error: TestError(code: 2)) }
+            == ["[s] value 1", "[s] failed E2", "[s] terminated", "[s] disposed"])
+
+        let lines = Recorder<String>()
+        SignalProducer<Void, Never>(value: ())
+            .logEvents(identifier: "p") { identifier, event, _, _, _ in lines.append("[\(identifier)] \(event)") }
+            .start()
+        #expect(lines.items == ["[p] starting", "[p] value", "[p] completed", "[p] terminated", "[p] disposed", "[p] started"])
+    }
 }
