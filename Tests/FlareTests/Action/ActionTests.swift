@@ -683,3 +683,42 @@ struct ActionObservedLateTests {
         observation?.dispose()
     }
 }
+
+@Suite("Action: the order of its signals and properties, as in ReactiveSwift")
+struct ActionOrderTests {
+    @Test("a disposed execution: the start hears interrupted, then events, then isEnabled and isExecuting change")
+    func disposalOrder() {
+        let log = Recorder<String>()
+        let action = Action<Int, Int, Never> { _ in .never }
+        action.isEnabled.signal.observeValues { log.append("isEnabled \($0)") }
+        action.isExecuting.signal.observeValues { log.append("isExecuting \($0)") }
+        let observation = action.events.observeValues { event in
+            log.append("events \(describe(event)) enabled \(action.isEnabled.value) executing \(action.isExecuting.value)")
+            // An observer that executes again on `interrupted` finds the
+            // action still executing, as in ReactiveSwift.
+            if case .interrupted = event { action.apply(2).start { log.append("again \(describe($0))") } }
+        }
+        let disposable = action.apply(1).start { log.append("start \(describe($0))") }
+        disposable.dispose()
+        // ReactiveSwift 7.2.1's order (its `apply` ends the execution in
+        // the start's lifetime, after disposing the work).
+        #expect(log.items == [
+            "isEnabled false", "isExecuting true", "start interrupted",
+            "events interrupted enabled false executing true", "again failed(disabled)",
+            "isEnabled true", "isExecuting false",
+        ])
+        observation?.dispose()
+    }
+
+    @Test("a work that interrupts itself: the action is enabled again before events hears of it")
+    func selfInterruptedOrder() {
+        let log = Recorder<String>()
+        let (work, workInput) = Signal<Int, Never>.pipe()
+        let action = Action<Int, Int, Never> { _ in work.producer }
+        let observation = action.events.observeValues { log.append("events \(describe($0)) enabled \(action.isEnabled.value)") }
+        action.apply(1).start { log.append("start \(describe($0))") }
+        workInput.sendInterrupted()
+        #expect(log.items == ["start interrupted", "events interrupted enabled true"])
+        observation?.dispose()
+    }
+}
