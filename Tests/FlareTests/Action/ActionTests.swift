@@ -721,4 +721,55 @@ struct ActionOrderTests {
         #expect(log.items == ["start interrupted", "events interrupted enabled true"])
         observation?.dispose()
     }
+
+    @Test("values, errors and completed hear each event before the observers of events, whenever they were first used")
+    func derivedSignalsHearFirst() {
+        let scheduler = TestScheduler()
+        let log = Recorder<String>()
+        let action = Action<Int, Int, TestError> { input in
+            SignalProducer { observer, lifetime in
+                if input % 2 == 0 {
+                    observer.send(value: input)
+                    lifetime += scheduler.schedule { observer.sendCompleted() }
+                } else {
+                    observer.send(error: TestError(code: input))
+                }
+            }
+        }
+        action.events.observeValues { log.append("events \(describe($0))") }
+        action.values.observeValues { log.append("values \($0)") }
+        action.errors.observeValues { log.append("errors \($0)") }
+        // Executes again from inside the delivery of a completion: the new
+        // execution's events come after that completion, everywhere.
+        let reapplied = Counter()
+        action.completed.observeValues {
+            log.append("completed")
+            if reapplied.count == 0 {
+                reapplied.increment()
+                action.apply(4).start()
+            }
+        }
+        action.apply(2).start()
+        scheduler.run()
+        scheduler.run()
+        action.apply(3).start()
+        #expect(log.items == [
+            "values 2", "events v2",
+            "completed", "events completed", "values 4", "events v4",
+            "completed", "events completed",
+            "errors E3", "events failed(E3)",
+        ])
+    }
+
+    @Test("when the action deinitializes, values, errors and completed complete before the observers of events hear it")
+    func derivedSignalsCompleteFirst() {
+        let log = Recorder<String>()
+        var action: Action<Int, Int, TestError>? = Action { SignalProducer(value: $0) }
+        action?.events.observe { log.append("events \(describe($0))") }
+        action?.values.observe { log.append("values \(describe($0))") }
+        action?.errors.observe { log.append("errors \(describe($0))") }
+        action?.completed.observe { log.append("completed \(describe($0))") }
+        action = nil
+        #expect(log.items == ["values completed", "errors completed", "completed completed", "events completed"])
+    }
 }

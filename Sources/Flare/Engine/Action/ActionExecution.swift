@@ -143,13 +143,17 @@ final class _ActionExecution<Input, Output, Error: Swift.Error>: _ProducerRun, @
         finish()
     }
 
-    /// Sends `event` on the action's `events`, unless nothing observes it
-    /// (and no derived signal was made): then it is an event nobody could
-    /// receive (`flare_core_has_observers`; the action keeps the handle).
+    /// Sends `event` on the action's `events`, unless it is an event
+    /// nobody could receive: nothing observes `events` but the action's own
+    /// observer, and that observer's `values`, `errors` or `completed`
+    /// would not pass it on (`flare_core_has_observers_beyond`; the action
+    /// keeps the handle).
     @inlinable
     @inline(__always)
     func sendOnEvents(_ event: Signal<Output, Error>.Event) {
-        if flare_core_has_observers(action.events._core.raw) { action._eventsInput.send(value: event) }
+        if flare_core_has_observers_beyond(action.events._core.raw, 1) || action._outputs.hears(event) {
+            action._eventsInput.send(value: event)
+        }
     }
 
     /// The started producer's terminal event has been delivered: ends the
