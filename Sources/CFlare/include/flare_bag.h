@@ -392,6 +392,16 @@ static inline bool flare_core_has_observers(const flare_core *c) {
 }
 
 /**
+ * `flare_core_has_observers` for a caller that keeps `own` observers of
+ * its own attached for as long as it keeps the handle: whether any other
+ * observer is (an `Action` feeds its `values`, `errors` and `completed`
+ * from the first observer of its `events`). Relaxed, as it.
+ */
+static inline bool flare_core_has_observers_beyond(const flare_core *c, AO_t own) {
+    return AO_load((volatile AO_t *)&c->retainers) > 1 + own;
+}
+
+/**
  * Finishes termination; the terminating drainer calls it once, after
  * delivering the terminal event to the spliced entries and dropping the
  * array. In one step it closes the additions stack, marks the core

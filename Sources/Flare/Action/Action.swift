@@ -66,35 +66,35 @@ public final class Action<Input, Output, Error: Swift.Error> {
     /// completes when the action deinitializes.
     public let events: Signal<Signal<Output, Error>.Event, Never>
 
-    /// `values`, `errors` and `completed`, each made on its first use (an
-    /// `AtomicLazyReference` each): until one is, and while nothing observes
-    /// `events`, an execution sends nothing on `events`.
+    /// `values`, `errors` and `completed`, each made on its first use, and
+    /// fed by the first observer of `events`: until one is observed, and
+    /// while nothing else observes `events`, an execution sends nothing on
+    /// `events`.
     @usableFromInline
-    let _valuesSlot = AtomicLazyReference<Signal<Output, Never>>()
-    @usableFromInline
-    let _errorsSlot = AtomicLazyReference<Signal<Error, Never>>()
-    @usableFromInline
-    let _completedSlot = AtomicLazyReference<Signal<(), Never>>()
+    let _outputs: _ActionOutputs<Output, Error>
 
     /// Every value of every execution.
     ///
-    /// Made from ``events`` on first use (the same signal every time): an
-    /// observer sees the values of the executions that send them after it
-    /// attached, as with any signal.
+    /// Its observers hear each value before the observers of ``events``,
+    /// as in ReactiveSwift, whenever they attached. Made on first use (the
+    /// same signal every time): until then, the action spends nothing on
+    /// it. An observer sees the values of the executions that send them
+    /// after it attached, as with any signal. Completes when ``events``
+    /// does.
     @inlinable
     public var values: Signal<Output, Never> {
-        if let made = _valuesSlot.load() { return made }
-        return _valuesSlot.storeIfNil(events.compactMap { $0.value })
+        if let made = _outputs.values.load() { return made.signal }
+        return _outputs.values.storeIfNil(_ActionOutput()).signal
     }
 
     /// Every error an execution failed with (not the `.disabled` failures:
     /// those are on ``disabledErrors``).
     ///
-    /// Made from ``events`` on first use, as ``values``.
+    /// Heard before ``events``, and made on first use, as ``values``.
     @inlinable
     public var errors: Signal<Error, Never> {
-        if let made = _errorsSlot.load() { return made }
-        return _errorsSlot.storeIfNil(events.compactMap { $0.error })
+        if let made = _outputs.errors.load() { return made.signal }
+        return _outputs.errors.storeIfNil(_ActionOutput()).signal
     }
 
     /// A value for every start of ``apply(_:)``'s producer that found the
@@ -104,11 +104,11 @@ public final class Action<Input, Output, Error: Swift.Error> {
     /// A value for every execution that completed (not for one that failed
     /// or was interrupted).
     ///
-    /// Made from ``events`` on first use, as ``values``.
+    /// Heard before ``events``, and made on first use, as ``values``.
     @inlinable
     public var completed: Signal<(), Never> {
-        if let made = _completedSlot.load() { return made }
-        return _completedSlot.storeIfNil(events.compactMap { $0.isCompleted ? () : nil })
+        if let made = _outputs.completed.load() { return made.signal }
+        return _outputs.completed.storeIfNil(_ActionOutput()).signal
     }
 
     /// Whether an execution runs. Reading it takes no lock.
@@ -130,6 +130,10 @@ public final class Action<Input, Output, Error: Swift.Error> {
         (lifetime, _token) = Lifetime.make()
         _stateOwner = owner
         (events, _eventsInput) = Signal<Signal<Output, Error>.Event, Never>.pipe()
+        // The first observer of `events`, before any other can attach.
+        let outputs = _ActionOutputs<Output, Error>()
+        _outputs = outputs
+        events.observe { outputs.deliver($0) }
         (disabledErrors, _disabledErrorsInput) = Signal<(), Never>.pipe()
 
         let control = _StateControl(admitted: admit(state.value))

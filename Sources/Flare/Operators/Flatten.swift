@@ -4,6 +4,9 @@
 /// For every strategy, a failure of the outer stream or of an inner stream
 /// whose events are forwarded is forwarded at once, and every other inner
 /// run is disposed. An `interrupted` of the outer stream is forwarded too.
+/// Inner runs that are disposed together (the output ended or was
+/// disposed, `race` chose its winner) are disposed in the order they
+/// started, as in ReactiveSwift.
 public struct FlattenStrategy: Sendable {
     @usableFromInline
     enum _Kind: Sendable, Equatable {

@@ -78,16 +78,21 @@ struct _LogContext<Kind: _LoggingKind> {
         return { [self] in logger(identifier, kind.rawValue, fileName, functionName, lineNumber) }
     }
 
-    /// Reports `kind` followed by its payload, if it is to be reported.
+    /// Reports `kind` followed by its payload, if it is to be reported; a
+    /// payload that is `()` (a dynamic cast: also inside an `Any` or an
+    /// `Optional`) is left out, as ReactiveSwift's `EventLogger` leaves it.
     func report<T>(_ kind: Kind, _: T.Type) -> ((T) -> Void)? {
         guard events.contains(kind) else { return nil }
-        return { [self] in logger(identifier, "\(kind.rawValue) \($0)", fileName, functionName, lineNumber) }
+        return { [self] payload in
+            let event = payload is Void ? kind.rawValue : "\(kind.rawValue) \(payload)"
+            logger(identifier, event, fileName, functionName, lineNumber)
+        }
     }
 }
 
 /// Receives what `logEvents` reports: the identifier given to `logEvents`,
-/// the event (`"value 3"`, `"failed <error>"`, `"completed"`, …) and the
-/// source location of the `logEvents` call.
+/// the event (`"value 3"`, `"value"` for a `Void` value, `"failed <error>"`,
+/// `"completed"`, …) and the source location of the `logEvents` call.
 public typealias EventLogger = (
     _ identifier: String,
     _ event: String,
@@ -106,8 +111,8 @@ extension Signal {
     /// to standard output), then forwards each event unchanged.
     ///
     /// Only the kinds listed in `events` are reported. A value is reported as
-    /// `"value <value>"`, a failure as `"failed <error>"`, the others by
-    /// their name; a terminal event is followed by `"terminated"`, and
+    /// `"value <value>"` (`"value"` alone if it is `()`), a failure as
+    /// `"failed <error>"`, the others by their name; a terminal event is followed by `"terminated"`, and
     /// `"disposed"` is reported when the returned signal ends. Built on
     /// `on(...)`, so it has the same event and disposal semantics.
     ///

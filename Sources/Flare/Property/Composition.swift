@@ -16,7 +16,12 @@ extension PropertyProtocol {
     }
 
     /// A property whose value is always `value`, changing when this one does.
+    ///
+    /// Disfavored in overload resolution, as `Signal.map(value:)`, so that a
+    /// trailing closure always means `map(_:)` and never a constant of
+    /// function type.
     @inlinable
+    @_disfavoredOverload
     public func map<U>(value: U) -> Property<U> {
         lift { $0.map { _ in value } }
     }

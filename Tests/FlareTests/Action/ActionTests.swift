@@ -683,3 +683,93 @@ struct ActionObservedLateTests {
         observation?.dispose()
     }
 }
+
+@Suite("Action: the order of its signals and properties, as in ReactiveSwift")
+struct ActionOrderTests {
+    @Test("a disposed execution: the start hears interrupted, then events, then isEnabled and isExecuting change")
+    func disposalOrder() {
+        let log = Recorder<String>()
+        let action = Action<Int, Int, Never> { _ in .never }
+        action.isEnabled.signal.observeValues { log.append("isEnabled \($0)") }
+        action.isExecuting.signal.observeValues { log.append("isExecuting \($0)") }
+        let observation = action.events.observeValues { event in
+            log.append("events \(describe(event)) enabled \(action.isEnabled.value) executing \(action.isExecuting.value)")
+            // An observer that executes again on `interrupted` finds the
+            // action still executing, as in ReactiveSwift.
+            if case .interrupted = event { action.apply(2).start { log.append("again \(describe($0))") } }
+        }
+        let disposable = action.apply(1).start { log.append("start \(describe($0))") }
+        disposable.dispose()
+        // ReactiveSwift 7.2.1's order (its `apply` ends the execution in
+        // the start's lifetime, after disposing the work).
+        #expect(log.items == [
+            "isEnabled false", "isExecuting true", "start interrupted",
+            "events interrupted enabled false executing true", "again failed(disabled)",
+            "isEnabled true", "isExecuting false",
+        ])
+        observation?.dispose()
+    }
+
+    @Test("a work that interrupts itself: the action is enabled again before events hears of it")
+    func selfInterruptedOrder() {
+        let log = Recorder<String>()
+        let (work, workInput) = Signal<Int, Never>.pipe()
+        let action = Action<Int, Int, Never> { _ in work.producer }
+        let observation = action.events.observeValues { log.append("events \(describe($0)) enabled \(action.isEnabled.value)") }
+        action.apply(1).start { log.append("start \(describe($0))") }
+        workInput.sendInterrupted()
+        #expect(log.items == ["start interrupted", "events interrupted enabled true"])
+        observation?.dispose()
+    }
+
+    @Test("values, errors and completed hear each event before the observers of events, whenever they were first used")
+    func derivedSignalsHearFirst() {
+        let scheduler = TestScheduler()
+        let log = Recorder<String>()
+        let action = Action<Int, Int, TestError> { input in
+            SignalProducer { observer, lifetime in
+                if input % 2 == 0 {
+                    observer.send(value: input)
+                    lifetime += scheduler.schedule { observer.sendCompleted() }
+                } else {
+                    observer.send(error: TestError(code: input))
+                }
+            }
+        }
+        action.events.observeValues { log.append("events \(describe($0))") }
+        action.values.observeValues { log.append("values \($0)") }
+        action.errors.observeValues { log.append("errors \($0)") }
+        // Executes again from inside the delivery of a completion: the new
+        // execution's events come after that completion, everywhere.
+        let reapplied = Counter()
+        action.completed.observeValues {
+            log.append("completed")
+            if reapplied.count == 0 {
+                reapplied.increment()
+                action.apply(4).start()
+            }
+        }
+        action.apply(2).start()
+        scheduler.run()
+        scheduler.run()
+        action.apply(3).start()
+        #expect(log.items == [
+            "values 2", "events v2",
+            "completed", "events completed", "values 4", "events v4",
+            "completed", "events completed",
+            "errors E3", "events failed(E3)",
+        ])
+    }
+
+    @Test("when the action deinitializes, values, errors and completed complete before the observers of events hear it")
+    func derivedSignalsCompleteFirst() {
+        let log = Recorder<String>()
+        var action: Action<Int, Int, TestError>? = Action { SignalProducer(value: $0) }
+        action?.events.observe { log.append("events \(describe($0))") }
+        action?.values.observe { log.append("values \(describe($0))") }
+        action?.errors.observe { log.append("errors \(describe($0))") }
+        action?.completed.observe { log.append("completed \(describe($0))") }
+        action = nil
+        #expect(log.items == ["values completed", "errors completed", "completed completed", "events completed"])
+    }
+}

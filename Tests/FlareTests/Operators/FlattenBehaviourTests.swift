@@ -267,6 +267,92 @@ struct FlattenLifecycleTests {
     }
 }
 
+@Suite("flatten: the order in which inners are disposed, as in ReactiveSwift")
+struct FlattenDisposalOrderTests {
+    /// `flatMap(strategy)` of a producer of `count` values into inners that
+    /// never end: every inner is running (or, for `.race`, racing) when the
+    /// start is disposed. ReactiveSwift keeps the inners' disposables in a
+    /// `CompositeDisposable`, which disposes them in the order they were
+    /// added: start order.
+    private static func disposeRun(_ strategy: FlattenStrategy, count: Int) -> [String] {
+        let log = Recorder<String>()
+        let outer = SignalProducer<Int, Never>(0..<count).concat(.never)
+            .on(interrupted: { log.append("outer interrupted") })
+        let disposable = outer.flatMap(strategy) { index in
+            SignalProducer<Int, Never>.never.on(interrupted: { log.append("inner \(index) interrupted") })
+        }.start { log.append("output \(describe($0))") }
+        disposable.dispose()
+        return log.items
+    }
+
+    @Test("disposing a merge, concurrent(limit:) or race run interrupts the output, then the inners in start order")
+    func producerRunDisposal() {
+        let inners = (0..<3).map { "inner \($0) interrupted" }
+        // ReactiveSwift 7.2.1's logs (`concurrent` adds the outer's run to
+        // the lifetime before any inner).
+        #expect(Self.disposeRun(.merge, count: 3) == ["output interrupted", "outer interrupted"] + inners)
+        #expect(Self.disposeRun(.concurrent(limit: 3), count: 3) == ["output interrupted", "outer interrupted"] + inners)
+        // `race` adds its inners' composite to the lifetime first, so
+        // ReactiveSwift interrupts the outer run after them; Flare before
+        // (the outer is upstream of the flatten in the run's chain).
+        let race = Self.disposeRun(.race, count: 3)
+        #expect(race.first == "output interrupted")
+        #expect(race.filter { $0.hasPrefix("inner") } == inners)
+    }
+
+    @Test("a signal flatten whose observation is disposed disposes its inners in start order")
+    func signalObservationDisposal() {
+        for strategy in [FlattenStrategy.merge, .concurrent(limit: 5), .race] {
+            let log = Recorder<String>()
+            let (outer, outerInput) = Signal<Int, Never>.pipe()
+            let observation = outer.flatMap(strategy) { index in
+                SignalProducer<Int, Never>.never.on(interrupted: { log.append("inner \(index) interrupted") })
+            }.observe { _ in }
+            for index in 0..<4 { outerInput.send(value: index) }
+            observation?.dispose()
+            #expect(log.items == (0..<4).map { "inner \($0) interrupted" }, "\(strategy)")
+        }
+    }
+
+    @Test("an inner failure or the outer's interruption disposes the other inners in start order")
+    func terminationDisposal() {
+        for ending in ["inner failure", "outer interrupted"] {
+            let log = Recorder<String>()
+            let (outer, outerInput) = Signal<SignalProducer<Int, TestError>, TestError>.pipe()
+            let (failing, failingInput) = Signal<Int, TestError>.pipe()
+            outer.flatten(.merge).observe { log.append("output \(describe($0))") }
+            for index in 0..<4 {
+                outerInput.send(value: index == 2
+                    ? failing.producer
+                    : SignalProducer<Int, TestError>.never.on(interrupted: { log.append("inner \(index) interrupted") }))
+            }
+            if ending == "inner failure" {
+                failingInput.send(error: TestError(code: 1))
+                #expect(log.items == ["output failed(E1)", "inner 0 interrupted", "inner 1 interrupted", "inner 3 interrupted"])
+            } else {
+                outerInput.sendInterrupted()
+                #expect(log.items == ["output interrupted"] + [0, 1, 3].map { "inner \($0) interrupted" })
+            }
+        }
+    }
+
+    @Test("race: the losers are disposed in start order, before the winner's first event is forwarded")
+    func raceLosers() {
+        for winner in 0..<4 {
+            let log = Recorder<String>()
+            let pipes = (0..<4).map { _ in Signal<Int, Never>.pipe() }
+            let (outer, outerInput) = Signal<SignalProducer<Int, Never>, Never>.pipe()
+            outer.flatten(.race).observe { log.append("output \(describe($0))") }
+            for (index, pipe) in pipes.enumerated() {
+                outerInput.send(value: pipe.output.producer.on(interrupted: { log.append("inner \(index) interrupted") }))
+            }
+            pipes[winner].input.send(value: 10)
+            let losers = (0..<4).filter { $0 != winner }.map { "inner \($0) interrupted" }
+            #expect(log.items == losers + ["output v10"], "winner \(winner)")
+        }
+    }
+}
+
 @Suite("flatten: concat in constant stack")
 struct FlattenDepthTests {
     /// Runs `body` on a thread with a 512 KiB stack: a recursion per inner

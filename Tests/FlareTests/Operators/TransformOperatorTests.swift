@@ -220,4 +220,65 @@ struct TransformOperatorTests {
             .start()
         #expect(chosen.items == ["[two] value 2", "[two] started"])
     }
+
+    @Test("logEvents reports a Void value as \"value\", with no payload, as ReactiveSwift's EventLogger does")
+    func logEventsOfVoid() {
+        func logged<V>(_ type: V.Type, _ send: (Signal<V, TestError>.Observer) -> Void) -> [String] {
+            let (signal, input) = Signal<V, TestError>.pipe()
+            let lines = Recorder<String>()
+            signal.logEvents(identifier: "s") { identifier, event, _, _, _ in lines.append("[\(identifier)] \(event)") }
+                .observe { _ in }
+            send(input)
+            return lines.items
+        }
+        // ReactiveSwift 7.2.1 logs these lines: a value that is `()` (also
+        // in an `Any`, or an `Optional` holding it) has no payload; a
+        // failure, `nil`, and a tuple of voids keep theirs.
+        #expect(logged(Void.self) { $0.send(value: ()); $0.sendCompleted() }
+            == ["[s] value", "[s] completed", "[s] terminated", "[s] disposed"])
+        #expect(logged(Void?.self) { $0.send(value: ()); $0.send(value: nil) } == ["[s] value", "[s] value nil"])
+        #expect(logged(Any.self) { $0.send(value: ()); $0.send(value: 3) } == ["[s] value", "[s] value 3"])
+        typealias VoidPair = ((), ())
+        #expect(logged(VoidPair.self) { $0.send(value: ((), ())) } == ["[s] value ((), ())"])
+        #expect(logged(Int.self) { $0.send(value: 1); $0.send(error: TestError(code: 2)) }
+            == ["[s] value 1", "[s] failed E2", "[s] terminated", "[s] disposed"])
+
+        let lines = Recorder<String>()
+        SignalProducer<Void, Never>(value: ())
+            .logEvents(identifier: "p") { identifier, event, _, _, _ in lines.append("[\(identifier)] \(event)") }
+            .start()
+        #expect(lines.items == ["[p] starting", "[p] value", "[p] completed", "[p] terminated", "[p] disposed", "[p] started"])
+    }
+}
+
+@Suite("map: a trailing closure over a tuple's elements")
+struct MapTrailingClosureTests {
+    // ReactiveSwift 7.2.1 (checked with a probe built against rs-src)
+    // matches such a closure to `map(value:)` too: `{ a, b in a + b }` is
+    // ambiguous there, and `{ (a: Int, b: Int) in a + b }`, `{ a, b -> Int
+    // in a + b }` and `{ a, b in "\(a)\(b)" }` make a signal of closures.
+    // Flare disfavors `map(value:)`: each is the transform.
+
+    @Test("on a signal, a producer and a property, the closure is the transform; map(value:) takes a closure by its label")
+    func transformNotConstant() {
+        let (pairs, input) = Signal<(Int, Int), Never>.pipe()
+        let sums: Signal<Int, Never> = pairs.map { a, b in a + b }
+        let typed = pairs.map { (a: Int, b: Int) in a * b }
+        let returning = pairs.map { a, b -> Int in a - b }
+        let text = pairs.map { a, b in "\(a)\(b)" }
+        let constant = pairs.map(value: { (a: Int, b: Int) in a + b })
+        let log = Recorder<String>()
+        sums.observeValues { log.append("sum \($0)") }
+        typed.observeValues { log.append("product \($0)") }
+        returning.observeValues { log.append("difference \($0)") }
+        text.observeValues { log.append("text \($0)") }
+        constant.observeValues { log.append("constant \($0(1, 1))") }
+        input.send(value: (3, 2))
+        #expect(log.items == ["sum 5", "product 6", "difference 1", "text 32", "constant 2"])
+
+        let producer = SignalProducer<(Int, Int), Never>(value: (3, 2)).map { (a: Int, b: Int) in a + b }
+        let property = Property(value: (3, 2)).map { (a: Int, b: Int) in a + b }
+        #expect(producer.first()?.get() == 5)
+        #expect(property.value == 5)
+    }
 }

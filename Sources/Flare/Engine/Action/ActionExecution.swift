@@ -109,9 +109,13 @@ final class _ActionExecution<Input, Output, Error: Swift.Error>: _ProducerRun, @
         }
     }
 
-    /// An event of the work: to the started producer, then (a terminal
-    /// one) the action is enabled again, then to `events`. Called inside
-    /// the work's serialized delivery.
+    /// An event of the work: to the started producer, then to `events`;
+    /// a terminal one also ends the execution (the action is enabled
+    /// again), in ReactiveSwift's order: before `events` hears of it,
+    /// unless it is the `interrupted` of a start that was disposed (or
+    /// ended by an operator of its chain), which ReactiveSwift's work sends
+    /// on `events` while the start's lifetime ends, before the execution
+    /// does. Called inside the work's serialized delivery.
     @inlinable
     func forward(_ event: Signal<Output, Error>.Event) {
         // Moved out for the call and back (a copy would retain and release
@@ -126,18 +130,30 @@ final class _ActionExecution<Input, Output, Error: Swift.Error>: _ProducerRun, @
             return
         }
         // The action (which this run retains) keeps its control: no retain.
-        Unmanaged.passUnretained(action._control)._withUnsafeGuaranteedRef { $0.end() }
-        sendOnEvents(event)
+        let control = Unmanaged.passUnretained(action._control)
+        // The request is seen: the work's `interrupted` is delivered after
+        // the interrupter's request (through the work's serial word).
+        if case .interrupted = event, isInterruptRequested {
+            sendOnEvents(event)
+            control._withUnsafeGuaranteedRef { $0.end() }
+        } else {
+            control._withUnsafeGuaranteedRef { $0.end() }
+            sendOnEvents(event)
+        }
         finish()
     }
 
-    /// Sends `event` on the action's `events`, unless nothing observes it
-    /// (and no derived signal was made): then it is an event nobody could
-    /// receive (`flare_core_has_observers`; the action keeps the handle).
+    /// Sends `event` on the action's `events`, unless it is an event
+    /// nobody could receive: nothing observes `events` but the action's own
+    /// observer, and that observer's `values`, `errors` or `completed`
+    /// would not pass it on (`flare_core_has_observers_beyond`; the action
+    /// keeps the handle).
     @inlinable
     @inline(__always)
     func sendOnEvents(_ event: Signal<Output, Error>.Event) {
-        if flare_core_has_observers(action.events._core.raw) { action._eventsInput.send(value: event) }
+        if flare_core_has_observers_beyond(action.events._core.raw, 1) || action._outputs.hears(event) {
+            action._eventsInput.send(value: event)
+        }
     }
 
     /// The started producer's terminal event has been delivered: ends the

@@ -211,10 +211,24 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
         decided = true
         // Starts deferred while draining in place lost before they ran.
         waiting = _FIFO()
-        var node = head
-        while let current = node {
-            node = current.next
-            if current !== winner { drop(current) }
+        dropAll(except: winner)
+    }
+
+    /// Drops every active inner but `kept`, oldest first: ReactiveSwift
+    /// disposes a flatten's inners in the order they started (it adds them
+    /// to a `CompositeDisposable`, which disposes in insertion order). The
+    /// list runs newest first, so this walks it back from its end. Dropping
+    /// a node unlinks no other (its run's `interrupted` is ignored, or
+    /// queued), so the node before it is still listed, held by the list.
+    @usableFromInline
+    func dropAll(except kept: Inner?) {
+        guard var node = head else { return }
+        while let older = node.next { node = older }
+        while true {
+            let newer = node.previous
+            if node !== kept { drop(node) }
+            guard let newer else { return }
+            node = newer
         }
     }
 
@@ -467,9 +481,9 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
         disposeAll()
     }
 
-    /// Disposes every active inner run and forgets the waiting ones and the
-    /// spare nodes (which hold the engine). Each run is disposed once: it
-    /// leaves the list first.
+    /// Disposes every active inner run, oldest first (`dropAll`), and
+    /// forgets the waiting ones and the spare nodes (which hold the engine).
+    /// Each run is disposed once: it leaves the list first.
     @usableFromInline
     func disposeAll() {
         isTerminated = true
@@ -477,6 +491,6 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
         // One at a time: releasing the chain from its end would recurse.
         while let spare = spares.take() { spares = spare.next.take() }
         youngestSpare = nil
-        while let node = head { drop(node) }
+        dropAll(except: nil)
     }
 }
