@@ -6,7 +6,7 @@ import Testing
 /// changed: it must compile (this file is the check) and behave.
 @Suite("ReactiveSwift source compatibility")
 struct SourceCompatibilityTests {
-    @Test("the README's examples compile and do what it says")
+    @Test("the README's usage examples compile and do what it says")
     func readmeExamples() {
         let printed = Recorder<String>()
         func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }

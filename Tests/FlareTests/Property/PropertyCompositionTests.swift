@@ -247,7 +247,7 @@ struct PropertyDocumentationTests {
         lazy var isSearchable = $query.map { $0.count >= 3 }
     }
 
-    @Test("the README's view model")
+    @Test("the tour's view model (docs/Tour.md)")
     func readmeViewModel() {
         let model = ViewModel()
         model.results <~ model.$query.producer
