@@ -306,7 +306,7 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
     /// signal's serial word: handles `event` now, and returns true, if
     /// `node` is the inner being started and nothing is queued behind the
     /// current event, neither on the word (`BUSY`: no node pushed) nor in
-    /// the hands of a drain (`drainingBatch`); else returns false and the
+    /// the hands of a drain (`holdsTakenEvents`); else returns false and the
     /// caller queues it.
     ///
     /// Why that is the same as queueing it: a queued event would be the next

@@ -7,13 +7,13 @@
 // and written once:
 //
 // - on a `Signal`, the sink is the derived signal's core (`_HeldCore`), fed
-//   from inside the upstream's serialized delivery (`Signal.lift(_:)`, over
+//   from inside the upstream's serialized delivery (`Signal._lift(_:)`, over
 //   `_liftCore`); the body is specialized for it, so signals pay nothing for
 //   the abstraction;
 // - on a `SignalProducer`, the sink is the next link of a run's chain
 //   (`_ProducerSink`): starting a producer builds the closures of all its
 //   operators once, ending in the observer, with no `Signal` per operator
-//   (`SignalProducer.lift(_:)`).
+//   (`SignalProducer._lift(_:)`).
 
 /// Where a single-input operator delivers its output events.
 ///
