@@ -77,6 +77,25 @@ struct ReplayLazilyTests {
         #expect(log.items == ["A1", "B1", "A2", "N1", "N2", "returned", "B2", "A3", "B3", "N3"])
     }
 
+    @Test("a start from inside another run's replay replays at once and hears the later values before that run, as in ReactiveSwift")
+    func startInsideAnotherRunsReplay() {
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let replayed = SignalProducer(signal).replayLazily(upTo: 2)
+        replayed.start()
+        input.send(value: 1)
+        input.send(value: 2)
+        let log = Recorder<String>()
+        let nested = Counter()
+        replayed.startWithValues { value in
+            log.append("X\(value)")
+            guard value == 1, nested.count == 0 else { return }
+            nested.increment()
+            replayed.startWithValues { log.append("N\($0)") }
+        }
+        input.send(value: 3)
+        #expect(log.items == ["X1", "N1", "N2", "X2", "N3", "X3"])
+    }
+
     @Test("first() called inside a replay observer returns the buffered value")
     func firstInsideReplayObserver() {
         let (signal, input) = Signal<Int, Never>.pipe()
