@@ -10,12 +10,19 @@ import Synchronization
 /// too, and reported in `result`, although they are committed whatever the
 /// decision.
 ///
-/// Concurrency: reads are lock-free, as for `MutableProperty`. A proposed
-/// value's commit and its result are matched on the thread that proposed
-/// it; if the inner property's change is delivered on another thread
-/// (another thread was delivering a change of the inner property at that
-/// moment), `result` may report the committed replacement as `valid` rather
-/// than `coerced`.
+/// Concurrency: reads are lock-free, as for `MutableProperty`. Every change
+/// of a `MutableProperty` inner property is validated exactly once,
+/// whichever thread makes it and whichever delivers it: a committed
+/// proposal's write-back carries its result with it, and `result` takes it
+/// when the inner property delivers that change, in the order of the inner
+/// property's changes (at once when no other delivery of it is in
+/// progress; otherwise right after the changes made before it, on the
+/// thread delivering them). So once the deliveries have finished, `result`
+/// is the validation of the inner property's last change, and it agrees
+/// with `value`. An invalid proposal changes nothing: its result is
+/// published at once. Over another kind of inner property, a write-back is
+/// recognised by the thread that makes it, which is exact when that
+/// property delivers each change on the thread that sets it.
 public final class ValidatingProperty<Value, ValidationError: Swift.Error>: MutablePropertyProtocol {
     private let getter: () -> Value
     private let setter: (Value) -> Void
@@ -50,21 +57,45 @@ public final class ValidatingProperty<Value, ValidationError: Swift.Error>: Muta
         producer = inner.producer
         signal = inner.signal
         lifetime = inner.lifetime
-        // The thread writing back a validated value, whose own change the
-        // inner observer must not validate again.
-        let writer = WritebackMark()
         let results = MutableProperty(Result(inner.value, validator(inner.value)))
-        results <~ inner.signal
-            .filter { _ in !writer.isCurrentThread }
-            .map { Result($0, validator($0)) }
         result = Property(capturing: results)
-        setter = { input in
-            let decided = Result(input, validator(input))
-            results.value = decided
-            if let committed = decided.value {
-                writer.mark()
-                inner.value = committed
-                writer.clear()
+        if let mutable = inner as? MutableProperty<Value> {
+            // Each write-back carries its result as the tag of its change;
+            // the inner observer takes it instead of validating again
+            // (tags of other validating views of `inner` are changes to
+            // validate).
+            let channel = mutable._channel
+            let owner = WriteBackOwner()
+            results <~ inner.signal.map { value in
+                if let tag = channel.deliveringTag, let writeBack = tag as? WriteBack<Value, ValidationError>,
+                   writeBack.owner === owner {
+                    return writeBack.result
+                }
+                return Result(value, validator(value))
+            }
+            setter = { input in
+                let decided = Result(input, validator(input))
+                if let committed = decided.value {
+                    channel.setTagged(committed, tag: WriteBack(owner: owner, result: decided))
+                } else {
+                    results.value = decided
+                }
+            }
+        } else {
+            // The thread writing back a validated value, whose own change
+            // the inner observer must not validate again.
+            let writer = WritebackMark()
+            results <~ inner.signal
+                .filter { _ in !writer.isCurrentThread }
+                .map { Result($0, validator($0)) }
+            setter = { input in
+                let decided = Result(input, validator(input))
+                results.value = decided
+                if let committed = decided.value {
+                    writer.mark()
+                    inner.value = committed
+                    writer.clear()
+                }
             }
         }
     }
@@ -189,7 +220,22 @@ public final class ValidatingProperty<Value, ValidationError: Swift.Error>: Muta
 
 extension ValidatingProperty: @unchecked Sendable {}
 
-/// The thread that is writing a validated value back to the inner property.
+/// Identifies one validating view's write-backs.
+private final class WriteBackOwner: Sendable {}
+
+/// The tag of a write-back: whose it is, and the result it commits.
+private final class WriteBack<Value, ValidationError: Swift.Error>: @unchecked Sendable {
+    let owner: WriteBackOwner
+    let result: ValidatingProperty<Value, ValidationError>.Result
+
+    init(owner: WriteBackOwner, result: ValidatingProperty<Value, ValidationError>.Result) {
+        self.owner = owner
+        self.result = result
+    }
+}
+
+/// The thread that is writing a validated value back to an inner property
+/// other than a `MutableProperty`.
 private final class WritebackMark: Sendable {
     private let thread = Atomic<UInt>(0)
 

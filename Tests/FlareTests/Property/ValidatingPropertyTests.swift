@@ -60,4 +60,61 @@ struct ValidatingPropertyTests {
         other.value = 2
         #expect(dependent.value == 2)
     }
+    /// Holds `inner`'s delivery of `value` on another thread (an observer
+    /// that waits there, standing in for slow UI work) while `during` runs,
+    /// then lets it finish.
+    func whileDelivering(_ inner: MutableProperty<Int>, _ value: Int, set: @escaping @Sendable () -> Void, during: () -> Void) {
+        let entered = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        let observation = inner.signal.observeValues { delivered in
+            if delivered == value {
+                entered.signal()
+                proceed.wait()
+            }
+        }
+        DispatchQueue.global().async {
+            set()
+            finished.signal()
+        }
+        entered.wait()
+        during()
+        proceed.signal()
+        finished.wait()
+        observation?.dispose()
+    }
+
+    @Test("a change made on another thread while a write-back is being delivered is validated: value and result agree, and an action on it is disabled")
+    func changeDuringWriteBackDelivery() {
+        for _ in 0..<10 {
+            let inner = MutableProperty(0)
+            let property = ValidatingProperty<Int, Invalid>(inner) { $0 < 0 ? .invalid(Invalid()) : .valid }
+            let action = Action<Void, Int, Never>(validated: property) { value, _ in SignalProducer(value: value) }
+            // The write-back of 5 is delivered on the proposing thread;
+            // the direct change of -1 is queued behind it and delivered by
+            // that same thread.
+            whileDelivering(inner, 5, set: { property.value = 5 }) {
+                inner.value = -1
+            }
+            #expect(property.value == -1)
+            #expect(describe(property.result.value) == "invalid(-1)")
+            #expect(action.isEnabled.value == false)
+        }
+    }
+
+    @Test("a coerced value written back while another thread delivers is not validated again: the result stays coerced")
+    func coercedWriteBackDeliveredElsewhere() {
+        let inner = MutableProperty(0)
+        let property = ValidatingProperty<Int, Invalid>(inner) { $0 > 10 ? .coerced(10, Invalid()) : .valid }
+        let results = Recorder<String>()
+        property.result.signal.observeValues { results.append(self.describe($0)) }
+        // The write-back of 10 is queued behind the delivery of 1 and
+        // delivered by the other thread.
+        whileDelivering(inner, 1, set: { inner.value = 1 }) {
+            property.value = 20
+        }
+        #expect(property.value == 10)
+        #expect(describe(property.result.value) == "coerced(10, 20, true)")
+        #expect(results.items == ["valid(1)", "coerced(10, 20, true)"])
+    }
 }

@@ -339,17 +339,17 @@ struct PropertyAndReplayStartTests {
         let (signal, input) = Signal<Int, Never>.pipe()
         let replayed = SignalProducer(signal).replayLazily(upTo: 4)
         let late = Recorder<String>()
-        let handle = Locked<Disposable?>(nil)
-        // A start from inside a delivery of the replay is queued: its
-        // replay runs after `start` returned, where the disposal can reach
-        // it.
+        // A start from inside a delivery of the replay replays before
+        // `start` returns: the disposal reaches it through the interrupt
+        // handle `startWithSignal` hands over first.
         let first = replayed.startWithValues { value in
             guard value == 5 else { return }
-            let disposable = replayed.start { event in
-                late.append(describe(event))
-                if case .value(2) = event { handle.withLock { $0 }?.dispose() }
+            replayed.startWithSignal { signal, interrupter in
+                signal.observe { event in
+                    late.append(describe(event))
+                    if case .value(2) = event { interrupter.dispose() }
+                }
             }
-            handle.withLock { $0 = disposable }
         }
         for value in 1...5 { input.send(value: value) }
         #expect(late.items == ["v2", "interrupted"])

@@ -61,6 +61,110 @@ struct ReplayLazilyTests {
         #expect(inner.items == [2, 3, 4])
     }
 
+    @Test("a start from inside a delivery hears the buffer (the value being delivered included) before start returns, ahead of the later observers, then the later values after them (ReactiveSwift's order)")
+    func nestedStartReplaysBeforeReturning() {
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let replayed = SignalProducer(signal).replayLazily(upTo: 2)
+        let log = Recorder<String>()
+        replayed.startWithValues { value in
+            log.append("A\(value)")
+            guard value == 2 else { return }
+            replayed.startWithValues { log.append("N\($0)") }
+            log.append("returned")
+        }
+        replayed.startWithValues { log.append("B\($0)") }
+        for value in 1...3 { input.send(value: value) }
+        #expect(log.items == ["A1", "B1", "A2", "N1", "N2", "returned", "B2", "A3", "B3", "N3"])
+    }
+
+    @Test("a start from inside another run's replay replays at once and hears the later values before that run, as in ReactiveSwift")
+    func startInsideAnotherRunsReplay() {
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let replayed = SignalProducer(signal).replayLazily(upTo: 2)
+        replayed.start()
+        input.send(value: 1)
+        input.send(value: 2)
+        let log = Recorder<String>()
+        let nested = Counter()
+        replayed.startWithValues { value in
+            log.append("X\(value)")
+            guard value == 1, nested.count == 0 else { return }
+            nested.increment()
+            replayed.startWithValues { log.append("N\($0)") }
+        }
+        input.send(value: 3)
+        #expect(log.items == ["X1", "N1", "N2", "X2", "N3", "X3"])
+    }
+
+    @Test("first() called inside a replay observer returns the buffered value")
+    func firstInsideReplayObserver() {
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let replayed = SignalProducer(signal).replayLazily(upTo: 2)
+        replayed.start()
+        input.send(value: 1)
+        input.send(value: 2)
+        let heard = Recorder<String>()
+        let done = DispatchSemaphore(value: 0)
+        // On another thread: a hang (the nested start waiting for the
+        // delivery it is inside) fails the test instead of the suite.
+        DispatchQueue.global().async {
+            replayed.take(first: 1).startWithValues { _ in
+                switch replayed.first() {
+                case let .success(value)?: heard.append("first \(value)")
+                case nil: heard.append("nil")
+                }
+            }
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + patience) == .success, "first() inside a replay observer did not return")
+        #expect(heard.items == ["first 1"])
+    }
+
+    @Test("a start on another thread during a long delivery replays the buffer before start returns, then hears what was queued behind the delivery, once, in order")
+    func startDuringAnotherThreadsDelivery() {
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let replayed = SignalProducer(signal).replayLazily(upTo: 1)
+        replayed.start()
+        input.send(value: 1)
+        input.send(value: 2)
+        // Another thread holds the replay's domain: a start whose replay
+        // observer waits inside the delivery of 2.
+        let entered = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        let held = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            replayed.startWithValues { value in
+                if value == 2 {
+                    entered.signal()
+                    proceed.wait()
+                }
+            }
+            held.signal()
+        }
+        entered.wait()
+        // Queued behind that delivery, not yet recorded, and more than the
+        // capacity: the late run gets them from its place among the
+        // events, not from the buffer.
+        input.send(value: 3)
+        input.send(value: 4)
+        let late = Recorder<Int>()
+        let heardAtReturn = Locked<[Int]?>(nil)
+        let returned = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            replayed.startWithValues { late.append($0) }
+            heardAtReturn.withLock { $0 = late.items }
+            returned.signal()
+        }
+        let startReturned = returned.wait(timeout: .now() + patience) == .success
+        proceed.signal()
+        held.wait()
+        if !startReturned { returned.wait() }
+        #expect(startReturned, "the start waited for another thread's delivery")
+        #expect(heardAtReturn.withLock { $0 } == [2])
+        input.send(value: 5)
+        #expect(late.items == [2, 3, 4, 5])
+    }
+
     @Test("late starts racing the source on another thread: each gets a gap-free, duplicate-free run of values ending at the last, then completed")
     func lateStartsRacingSource() {
         let count = 4_000

@@ -29,7 +29,8 @@ protocol _RelayHub: AnyObject {
 /// only inside the domain's delivery (holding its serial word), and never
 /// while one of its own loops runs: a start or an interruption from inside
 /// a delivery finds the word held by its own thread and queues a command
-/// instead.
+/// instead (a replay's start from inside a delivery replays at once and
+/// waits in the state's `pending` list until the step in progress ends).
 @usableFromInline
 struct _RelayList<Hub: _RelayHub> {
     @usableFromInline

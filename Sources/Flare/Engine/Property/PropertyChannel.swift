@@ -180,6 +180,29 @@ final class _PropertyChannel<Value>: _RelayHub, @unchecked Sendable {
         commands.deliverAndLeave(.value(.set(value)))
     }
 
+    /// `set`, with `tag` carried by the change's delivery: the observers of
+    /// `signal` read it (`deliveringTag`) while they receive this change,
+    /// whichever thread delivers it.
+    @usableFromInline
+    func setTagged(_ value: Value, tag: AnyObject) {
+        let command = Command.tagged(_TaggedChange(value, tag: tag))
+        gate.enter("MutableProperty.value")
+        latest = value
+        cell.store(value)
+        let acquired = enqueue(command) == .acquired
+        gate.leave()
+        if acquired { commands.deliverAndLeave(.value(command)) }
+    }
+
+    /// The tag of the change being delivered (see `setTagged`), nil for an
+    /// untagged one. Only from inside a delivery of the property (an
+    /// observer of `signal`), whose thread holds the domain.
+    @usableFromInline
+    var deliveringTag: AnyObject? {
+        assert(flare_serial_held_by_caller(commands.serial), "Flare: deliveringTag read outside a delivery")
+        return domain.deliveringTag
+    }
+
     /// Runs `action` with exclusive access to the value, then publishes and
     /// delivers the result (also when `action` throws, as ReactiveSwift).
     @inlinable

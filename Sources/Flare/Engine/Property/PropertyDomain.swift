@@ -7,9 +7,25 @@ import Synchronization
 @usableFromInline
 enum _PropertyCommand<Value> {
     case set(Value)
+    /// A change whose delivery carries a tag (`_PropertyChannel.setTagged`).
+    case tagged(_TaggedChange<Value>)
     case attach(_DomainRelay<_PropertyChannel<Value>>)
     case detach(_DomainRelay<_PropertyChannel<Value>>)
     case end
+}
+
+/// A change and the tag its delivery carries: a `ValidatingProperty`'s
+/// write-back, which its observer of the property recognises by it.
+@usableFromInline
+final class _TaggedChange<Value> {
+    @usableFromInline let value: Value
+    @usableFromInline let tag: AnyObject
+
+    @inlinable
+    init(_ value: Value, tag: AnyObject) {
+        self.value = value
+        self.tag = tag
+    }
 }
 
 /// Producer runs of a property attached one after another, with no
@@ -91,6 +107,11 @@ final class _PropertyDomain<Value>: @unchecked Sendable {
     @exclusivity(unchecked)
     var ended = false
 
+    /// The tag of the change being delivered, nil for an untagged one.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var deliveringTag: AnyObject?
+
     @inlinable
     init(output: _HeldCore<Value, Never>) {
         self.output = output
@@ -109,6 +130,11 @@ final class _PropertyDomain<Value>: @unchecked Sendable {
         case let .value(.set(value)):
             guard !ended else { return }
             deliver(value)
+        case let .value(.tagged(change)):
+            guard !ended else { return }
+            deliveringTag = change.tag
+            deliver(change.value)
+            deliveringTag = nil
         case let .value(.attach(relay)):
             attach(relay)
         case let .value(.detach(relay)):
