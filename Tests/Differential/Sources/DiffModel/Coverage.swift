@@ -115,7 +115,7 @@ public enum Coverage {
 
     /// Prints names reached / public operator names of Flare's Signal,
     /// SignalProducer, Property, Action and disposable sources.
-    public static func report(covered: Set<String>, flareSources root: String) {
+    public static func report(covered: Set<String>, flareSources root: String) -> String {
         let folders = ["Operators", "Signal", "SignalProducer", "Property", "Action", "Disposables"]
         var publicNames = Set<String>()
         let fm = FileManager.default
@@ -134,9 +134,11 @@ public enum Coverage {
             }
         }
         let reached = publicNames.intersection(covered.map { $0.replacingOccurrences(of: "`", with: "") })
-        print("coverage: \(reached.count) / \(publicNames.count) public function names of Flare's Signal, SignalProducer, Property, Action and Disposables sources reached")
-        print("  not reached: \(publicNames.subtracting(reached).sorted().joined(separator: " "))")
+        var out: [String] = []
+        out.append("coverage: \(reached.count) / \(publicNames.count) public function names of Flare's Signal, SignalProducer, Property, Action and Disposables sources reached")
+        out.append("  not reached: \(publicNames.subtracting(reached).sorted().joined(separator: " "))")
         let extra = covered.filter { $0.contains("init") || $0.hasPrefix("strategy") }.sorted()
-        print("  initializers and strategies reached: \(extra.joined(separator: ", "))")
+        out.append("  initializers and strategies reached: \(extra.joined(separator: ", "))")
+        return out.joined(separator: "\n")
     }
 }

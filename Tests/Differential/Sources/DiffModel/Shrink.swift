@@ -36,6 +36,12 @@ func candidates(_ p: Program) -> [Program] {
     for n in reductions(p.root) {
         var q = p; q.root = n; out.append(q)
     }
+    if !p.actions.isEmpty && !usesAction(p.root) {
+        var q = p
+        q.actions = []
+        q.steps.removeAll { if case .apply = $0 { return true }; return false }
+        out.append(q)
+    }
     for (i, a) in p.actions.enumerated() {
         if a.enabledIf != nil {
             var q = p; q.actions[i].enabledIf = nil; out.append(q)
@@ -135,5 +141,25 @@ func replacing(_ n: Node, child i: Int, with r: Node) -> Node {
         var m = inners; m[i - 1] = r
         return .flatMap(s, a, m)
     default: return n
+    }
+}
+
+func usesAction(_ n: Node) -> Bool {
+    switch n {
+    case .apply, .actionValues, .actionErrors, .actionExecuting, .actionEnabled: return true
+    case let .property(p), let .propertySignal(p): return usesAction(p)
+    default: return children(n).contains(where: usesAction)
+    }
+}
+
+func usesAction(_ p: Prop) -> Bool {
+    switch p {
+    case .mutable, .constant: return false
+    case let .map(q, _), let .skipRepeats(q), let .uniqueValues(q), let .filter(q, _),
+         let .combinePrevious(q), let .capturing(q):
+        return usesAction(q)
+    case let .combineLatest(a, b), let .zip(a, b): return usesAction(a) || usesAction(b)
+    case let .initialThen(_, n): return usesAction(n)
+    case let .flatMapLatest(q, ps): return usesAction(q) || ps.contains(where: usesAction)
     }
 }

@@ -52,7 +52,7 @@ struct Printer {
         for (i, never) in program.neverPipes.enumerated() where used(pipe: i) {
             emit("let (p\(i), p\(i)Input) = Signal<Int, \(never ? "Never" : "TestError")>.pipe()")
         }
-        for (i, v) in program.properties.enumerated() { emit("let m\(i) = MutableProperty(\(v))") }
+        for (i, v) in program.properties.enumerated() where used(property: i) { emit("let m\(i) = MutableProperty(\(v))") }
         for l in 0..<program.lifetimes {
             emit("var (lifetime\(l), token\(l)): (Lifetime, Lifetime.Token?) = Lifetime.make()")
             emit("lifetime\(l).observeEnded { out(\"lifetime \(l) ended\") }")
@@ -61,11 +61,11 @@ struct Printer {
         emit("let composite = CompositeDisposable()")
         emit("composite += AnyDisposable { out(\"composite first\") }")
         for (i, a) in program.actions.enumerated() {
-            let body = producer(a.body)
+            emit("let body\(i): SignalProducer<Int, TestError> = \(producer(a.body))")
             if let e = a.enabledIf {
-                emit("let action\(i) = Action<Int, Int, TestError>(enabledIf: Property(m\(e)).map { $0 % 2 == 0 }) { input in \(body).map { $0 &+ input } }")
+                emit("let action\(i) = Action<Int, Int, TestError>(enabledIf: Property(m\(e)).map { $0 % 2 == 0 }) { input in body\(i).map { $0 &+ input } }")
             } else {
-                emit("let action\(i) = Action<Int, Int, TestError> { input in \(body).map { $0 &+ input } }")
+                emit("let action\(i) = Action<Int, Int, TestError> { input in body\(i).map { $0 &+ input } }")
             }
         }
         let root = producer(program.root)
@@ -97,7 +97,22 @@ struct Printer {
         return lines.joined(separator: "\n")
     }
 
-    func used(pipe i: Int) -> Bool { true }
+    func used(pipe i: Int) -> Bool {
+        let text = "\(program.root) \(program.actions)"
+        if text.contains("pipe(\(i))") || text.contains("pipe: \(i)") { return true }
+        return program.steps.contains {
+            switch $0 {
+            case let .send(j, _), let .complete(j), let .fail(j, _), let .interrupt(j): return i == j
+            default: return false
+            }
+        }
+    }
+
+    func used(property i: Int) -> Bool {
+        let text = "\(program.root) \(program.actions)"
+        if text.contains("mutable(\(i))") || text.contains("property: \(i)") || text.contains("enabledIf: Optional(\(i))") { return true }
+        return program.steps.contains { if case let .set(j, _) = $0 { return i == j }; return false }
+    }
 
     func never(_ e: String) -> String { "\(e).flatMapError { _ in SignalProducer<Int, Never>.empty }" }
 

@@ -12,8 +12,16 @@ struct Options {
     var budget: Double = .infinity
     var cases: [UInt64] = []
     var verbose = false
+    var printOnly = false
     var coverageRoot: String?
     var maxReports = 20
+    // Internal: a child process runs cases from..<count of seeds[0] until
+    // `deadline` and records each outcome in `child` (see Supervisor).
+    var child: String?
+    var from = 0
+    var deadline: Double = .infinity
+    // Internal: run one program (JSON) and exit 1 if it differs.
+    var program: String?
 }
 
 func parse() -> Options {
@@ -33,24 +41,33 @@ func parse() -> Options {
         case "--seed": o.seeds.append(number(value(a)))
         case "--time-seed":
             let s = UInt64(Date().timeIntervalSince1970 * 1000)
-            print("time-derived seed: \(s)  (reproduce with --seed \(s))")
+            say("time-derived seed: \(s)  (reproduce with --seed \(s))")
             o.seeds.append(s)
         case "--count": o.count = Int(value(a))!
         case "--budget": o.budget = Double(value(a))!
         case "--case": o.cases.append(number(value(a)))
         case "--verbose": o.verbose = true
+        case "--print": o.printOnly = true
         case "--coverage": o.coverageRoot = value(a)
         case "--max-reports": o.maxReports = Int(value(a))!
+        case "--child": o.child = value(a)
+        case "--from": o.from = Int(value(a))!
+        case "--deadline": o.deadline = Double(value(a))!
+        case "--program": o.program = value(a)
         default:
-            print("""
+            say("""
             usage: differential [--seed N]... [--time-seed] [--count N] [--budget SECONDS]
-                                [--case 0xCASE]... [--verbose] [--coverage FLARE_SOURCES] [--max-reports N]
+                                [--max-reports N] [--coverage FLARE_SOURCES]
+                   differential --case 0xCASE... [--verbose | --print]
             """)
             exit(2)
         }
     }
     return o
 }
+
+/// Unbuffered, so that nothing is lost when a library crashes the process.
+func say(_ s: String) { FileHandle.standardOutput.write((s + "\n").data(using: .utf8)!) }
 
 final class Box<T>: @unchecked Sendable { var value: T?; init() {} }
 
@@ -74,6 +91,15 @@ enum Outcome {
     case discarded(String)          // undefined in ReactiveSwift: not compared
     case known(String)              // on the named list
     case different(String)
+
+    var key: String {
+        switch self {
+        case .same: return "same"
+        case let .discarded(why): return "discarded: \(why)"
+        case let .known(name): return "known: \(name)"
+        case let .different(what): return "DIFFERENT: \(what)"
+        }
+    }
 }
 
 struct Result {
@@ -82,11 +108,42 @@ struct Result {
     var flare: Trace?
 }
 
+// MARK: Crashes
+// A library that crashes takes the process with it. Before each
+// interpretation the message to leave behind is armed; the handler writes it
+// to `crashFD` and exits with `crashStatus` (70: Flare, 71: ReactiveSwift).
+
+nonisolated(unsafe) var crashFD: Int32 = -1
+nonisolated(unsafe) let crashBuffer = UnsafeMutablePointer<UInt8>.allocate(capacity: 512)
+nonisolated(unsafe) var crashLength = 0
+nonisolated(unsafe) var crashStatus: Int32 = 70
+
+func arm(_ library: String, index: Int, phase: String) {
+    let bytes = Array("CRASH\t\(library)\t\(index)\t\(phase)\n".utf8.prefix(511))
+    bytes.withUnsafeBufferPointer { crashBuffer.update(from: $0.baseAddress!, count: bytes.count) }
+    crashLength = bytes.count
+    crashStatus = library == "Flare" ? 70 : 71
+}
+
+func installCrashHandlers() {
+    for sig in [SIGABRT, SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGFPE] {
+        signal(sig) { _ in
+            if crashFD >= 0 { _ = write(crashFD, crashBuffer, crashLength) }
+            _exit(crashStatus)
+        }
+    }
+}
+
+nonisolated(unsafe) var currentIndex = 0
+nonisolated(unsafe) var currentPhase = "run"
+
 func check(_ program: Program) -> Result {
+    arm("ReactiveSwift", index: currentIndex, phase: currentPhase)
     guard let rs = withTimeout(5, { ReactiveSwiftInterpreter.interpret(program) }) else {
         return Result(outcome: .discarded("ReactiveSwift hangs (deadlock)"), rs: nil, flare: nil)
     }
     if rs.runaway { return Result(outcome: .discarded("ReactiveSwift runs away"), rs: rs, flare: nil) }
+    arm("Flare", index: currentIndex, phase: currentPhase)
     guard let flare = withTimeout(5, { FlareInterpreter.interpret(program) }) else {
         return Result(outcome: .different("Flare hangs"), rs: rs, flare: nil)
     }
@@ -102,67 +159,85 @@ func isNewDifference(_ program: Program) -> Bool {
     return false
 }
 
-@MainActor func report(_ program: Program, _ result: Result, caseSeed: UInt64, origin: String) {
-    print("\n==== DIFFERENCE \(origin) case 0x\(String(caseSeed, radix: 16)) ====")
-    let small = shrink(program, stillFails: isNewDifference)
-    let r = check(small)
-    if case let .different(what) = r.outcome { print("what: \(what)") }
-    print("--- minimal program (reproduce: differential --case 0x\(String(caseSeed, radix: 16))):")
-    print(Snippet.swift(small))
-    print(Compare.sideBySide(rs: r.rs?.lines ?? [], flare: r.flare?.lines ?? ["(hang)"]))
+func hex(_ v: UInt64) -> String { "0x" + String(v, radix: 16) }
+
+func printReport(_ small: Program, _ r: Result, header: String) {
+    say("\n==== DIFFERENCE \(header) ====")
+    if case let .different(what) = r.outcome { say("what: \(what)") }
+    say("--- minimal program:")
+    say("```swift\n\(Snippet.swift(small))\n```")
+    say(Compare.sideBySide(rs: r.rs?.lines ?? [], flare: r.flare?.lines ?? ["(hang)"]))
 }
 
-let options = parse()
-let started = Date()
-var counts: [String: Int] = [:]
-var ran = 0
-var reports = 0
-var covered = Set<String>()
+func report(_ program: Program, caseSeed: UInt64, origin: String) {
+    currentPhase = "shrink"
+    defer { currentPhase = "run" }
+    let small = shrink(program, stillFails: isNewDifference)
+    printReport(small, check(small), header: "\(origin): reproduce with --case \(hex(caseSeed))")
+}
 
-@MainActor func runCase(_ cs: UInt64, origin: String) {
+/// Runs one case; returns its outcome.
+@MainActor func runCase(_ cs: UInt64, origin: String, reportIt: Bool) -> Outcome {
     let program = Generator.program(seed: cs)
     let result = check(program)
-    ran += 1
-    Coverage.add(program, to: &covered)
-    switch result.outcome {
-    case .same: counts["same", default: 0] += 1
-    case let .discarded(why): counts["discarded: \(why)", default: 0] += 1
-    case let .known(name): counts["known: \(name)", default: 0] += 1
-    case let .different(what):
-        counts["DIFFERENT: \(what)", default: 0] += 1
-        if reports < options.maxReports {
-            reports += 1
-            report(program, result, caseSeed: cs, origin: origin)
-        }
-    }
+    if case .different = result.outcome, reportIt { report(program, caseSeed: cs, origin: origin) }
     if options.verbose {
-        print("case 0x\(String(cs, radix: 16)): \(result.outcome)")
+        say("case \(hex(cs)): \(result.outcome)")
         if case .same = result.outcome {} else {
-            print(Snippet.swift(program))
-            print(Compare.sideBySide(rs: result.rs?.lines ?? [], flare: result.flare?.lines ?? []))
+            say(Snippet.swift(program))
+            say(Compare.sideBySide(rs: result.rs?.lines ?? [], flare: result.flare?.lines ?? []))
         }
     }
+    return result.outcome
 }
 
-for cs in options.cases { runCase(cs, origin: "given") }
-if options.cases.isEmpty {
-    let seeds = options.seeds.isEmpty ? [1] : options.seeds
-    // The budget and count are shared evenly between the seeds.
-    let perSeed = options.budget / Double(seeds.count)
-    for (k, seed) in seeds.enumerated() {
-        let deadline = started.addingTimeInterval(perSeed * Double(k + 1))
-        var i = 0
-        while i < options.count && Date() < deadline {
-            runCase(caseSeed(seed, i), origin: "seed \(seed) #\(i)")
-            i += 1
-        }
-        print("seed \(seed): \(i) pipelines")
+// MARK: Modes
+
+let options = parse()
+installCrashHandlers()
+
+if options.printOnly {
+    for cs in options.cases { say(Snippet.swift(Generator.program(seed: cs))) }
+    exit(0)
+}
+
+if let path = options.program {
+    // One program, for a supervisor shrinking a crash: exit 1 if it differs.
+    let program = try! JSONDecoder().decode(Program.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+    let r = check(program)
+    if options.verbose { printReport(program, r, header: "program \(path)") }
+    if case .different = r.outcome { exit(1) }
+    exit(0)
+}
+
+if !options.cases.isEmpty {
+    var failed = false
+    for cs in options.cases {
+        let outcome = runCase(cs, origin: "case \(hex(cs))", reportIt: true)
+        say("case \(hex(cs)): \(outcome.key)")
+        if case .different = outcome { failed = true }
     }
+    exit(failed ? 1 : 0)
 }
 
-print("\n\(ran) pipelines in \(Int(Date().timeIntervalSince(started))) s")
-for (k, v) in counts.sorted(by: { $0.key < $1.key }) { print("  \(k): \(v)") }
-if let root = options.coverageRoot { Coverage.report(covered: covered, flareSources: root) }
-let failed = counts.keys.contains { $0.hasPrefix("DIFFERENT") }
-print(failed ? "FAILED: differences not on the named list" : "OK: no difference outside the named list")
-exit(failed ? 1 : 0)
+if let results = options.child {
+    // A child: cases from..<count of one seed, each outcome appended to
+    // `results` as "index<TAB>key"; a crash leaves a CRASH line instead.
+    let fd = open(results, O_WRONLY | O_APPEND | O_CREAT, 0o644)
+    crashFD = fd
+    let seed = options.seeds[0]
+    var reports = 0
+    var i = options.from
+    while i < options.count && Date().timeIntervalSince1970 < options.deadline {
+        currentIndex = i
+        let outcome = runCase(caseSeed(seed, i), origin: "seed \(seed) #\(i)", reportIt: reports < options.maxReports)
+        if case .different = outcome { reports += 1 }
+        let line = Array("\(i)\t\(outcome.key)\n".utf8)
+        _ = line.withUnsafeBufferPointer { write(fd, $0.baseAddress!, $0.count) }
+        i += 1
+    }
+    close(fd)
+    exit(0)
+}
+
+Supervisor(options: options).run()
