@@ -21,6 +21,18 @@ public enum Coverage {
         case .actionErrors: s.insert("errors")
         case .actionExecuting: s.insert("isExecuting")
         case .actionEnabled: s.insert("isEnabled")
+        case .actionEvents: s.insert("events")
+        case .actionCompleted: s.insert("completed")
+        case .variadic: s.insert("init(values:_:_:)")
+        case .result: s.insert("init(result:)")
+        case .resultThunk: s.insert("init(_:() -> Result)")
+        case let .flatten(st, _, _):
+            s.insert("flatten"); s.insert("strategy \(st)")
+            if case .concurrent = st { s.insert("concurrent") }
+        case .and: s.insert("and")
+        case .or: s.insert("or")
+        case .all: s.insert("all")
+        case .any: s.insert("any")
         case let .unary(u, a): s.insert(name(u)); if case .negate = u {} else {}; names(a, into: &s)
         case .combineLatest, .combineLatestWith: s.insert("combineLatest")
         case .zip, .zipWith: s.insert("zip")
@@ -32,7 +44,9 @@ public enum Coverage {
         case .then: s.insert("then")
         case .concat: s.insert("concat")
         case .prefix: s.insert("prefix")
-        case let .flatMap(st, _, _): s.insert("flatMap"); s.insert("strategy \(st)")
+        case let .flatMap(st, _, _):
+            s.insert("flatMap"); s.insert("strategy \(st)")
+            if case .concurrent = st { s.insert("concurrent") }
         case .flatMapError: s.insert("flatMapError")
         case .hot: s.insert("startWithSignal")
         case .inject: s.insert("on")
@@ -96,18 +110,29 @@ public enum Coverage {
         case .logEvents: return "logEvents"
         case .hooks: return "on"
         case .negate: return "negate"
+        case .lift: return "lift"
+        case .dematerializeResults: return "dematerializeResults"
+        case .skipRepeatsBy: return "skipRepeats"
+        case .uniqueValuesBy: return "uniqueValues"
+        case .promoteValue: return "promoteValue"
         }
     }
 
     public static func add(_ p: Program, to s: inout Set<String>) {
         names(p.root, into: &s)
+        for b in p.bindings { s.insert("<~"); names(b.source, into: &s) }
+        for t in p.taps { s.insert(["observe", "observe", "observeResult", "observeValues", "observeCompleted", "observeFailed", "observeInterrupted"][t.kind]); names(t.node, into: &s) }
+        s.insert(["start", "start", "startWithResult", "startWithValues", "startWithCompleted", "startWithFailed", "startWithInterrupted"][p.startKind])
         for a in p.actions { s.insert("Action.init"); names(a.body, into: &s) }
-        s.formUnion(["Lifetime.make", "+=", "CompositeDisposable.init", "add", "dispose", "start", "advance", "promoteError"])
+        s.formUnion(["make", "+=", "CompositeDisposable.init", "add", "dispose", "start", "advance", "promoteError"])
         for step in p.steps {
             switch step {
             case .fail: s.insert("send")
             case .set: s.insert("value")
             case .apply: s.insert("apply")
+            case .swap: s.insert("swap")
+            case .modify: s.insert("modify")
+            case .withValue: s.insert("withValue")
             default: break
             }
         }

@@ -65,11 +65,22 @@ public struct Generator {
             floor = -1
             actionCount = 1
         }
+        var bindings: [Binding] = []
+        if chance(0.2) {
+            // A binding's values go into its property from inside its
+            // source's delivery: the source's channels must be below it.
+            let k = int(0...(propCount - 1))
+            let source = node(depth: int(0...2))
+            if maxChannel(source) < pipeCount + k { bindings.append(Binding(property: k, source: source)) }
+        }
+        var taps: [Tap] = []
+        if chance(0.2) { taps.append(Tap(kind: int(0...(ObserveKind.count - 1)), node: node(depth: int(0...3)))) }
         let root = node(depth: int(1...5))
         var steps: [Step] = []
         for _ in 0..<int(2...16) { steps.append(step()) }
+        let startKind = chance(0.6) ? 0 : int(1...(ObserveKind.count - 1))
         return Program(neverPipes: neverPipes, properties: props, lifetimes: lifetimeCount,
-                       actions: actions, root: root, steps: steps)
+                       actions: actions, root: root, steps: steps, bindings: bindings, taps: taps, startKind: startKind)
     }
 
     mutating func step() -> Step {
@@ -80,7 +91,10 @@ public struct Generator {
         case 52..<57: return neverPipes[p] ? .complete(p) : .fail(p, int(1...3))
         case 57..<60: return .interrupt(p)
         case 60..<72: return .advance(int(1...4))
-        case 72..<79: return .set(int(0...(propCount - 1)), int(0...9))
+        case 72..<76: return .set(int(0...(propCount - 1)), int(0...9))
+        case 76: return .swap(int(0...(propCount - 1)), int(0...9))
+        case 77: return .modify(int(0...(propCount - 1)), int(1...3))
+        case 78: return .withValue(int(0...(propCount - 1)))
         case 79..<84: return actionCount > 0 ? .apply(action: 0, input: int(0...5)) : .send(p, int(0...9))
         case 84..<88: return .start
         case 88..<93: return .disposeRun(int(0...1))
@@ -98,7 +112,13 @@ public struct Generator {
         case 54..<56: return .error(int(1...3))
         case 56..<58: return .empty
         case 58..<60: return .never
-        case 60..<62: return .thunk(int(0...9))
+        case 60: return .thunk(int(0...9))
+        case 61:
+            switch int(0...2) {
+            case 0: return .variadic(int(0...9), int(0...9), int(0...9))
+            case 1: return .result(chance(0.7) ? int(0...9) : -int(1...3))
+            default: return .resultThunk(chance(0.7) ? int(0...9) : -int(1...3))
+            }
         case 62..<70:
             let end: End = [.completed, .failed(int(1...3)), .interrupted, .none][int(0...3)]
             return .handler(id: id(), values: (0..<int(0...3)).map { _ in int(0...9) }, end: end)
@@ -107,10 +127,11 @@ public struct Generator {
         case 83..<87: return .propertySignal(prop(depth: int(0...1)))
         default:
             guard actionCount > 0 && !inActionBody else { return .pipe(int(0...(pipeCount - 1))) }
-            switch int(0...4) {
+            switch int(0...5) {
             case 0, 1: return .apply(action: 0, input: int(0...5))
             case 2: return .actionValues(0)
-            case 3: return .actionErrors(0)
+            case 3: return chance(0.5) ? .actionErrors(0) : .actionCompleted(0)
+            case 4: return .actionEvents(0)
             default: return chance(0.5) ? .actionExecuting(0) : .actionEnabled(0)
             }
         }
@@ -137,7 +158,7 @@ public struct Generator {
     }
 
     mutating func unary() -> Unary {
-        switch int(0...47) {
+        switch int(0...52) {
         case 0: return .map(int(1...9))
         case 1: return .mapValue(int(0...9))
         case 2: return .filter(int(2...3))
@@ -181,7 +202,12 @@ public struct Generator {
         case 41, 42: return .logEvents(id())
         case 43, 44: return .hooks(id())
         case 45, 46: return .takeDuring(int(0...(lifetimeCount - 1)))
-        default: return .negate
+        case 47: return .negate
+        case 48: return .lift(int(1...9))
+        case 49: return .dematerializeResults
+        case 50: return .skipRepeatsBy(int(2...3))
+        case 51: return .uniqueValuesBy(int(2...3))
+        default: return .promoteValue
         }
     }
 
@@ -214,7 +240,18 @@ public struct Generator {
             let s = strategy()
             let outer = node(depth: d)
             return .flatMap(s, outer, (0..<int(1...3)).map { _ in started(after: outer, depth: min(d, 2)) })
-        case 80..<83: let a = node(depth: d); return .flatMapError(a, started(after: a, depth: d))
+        case 80..<82: let a = node(depth: d); return .flatMapError(a, started(after: a, depth: d))
+        case 82:
+            switch int(0...5) {
+            case 0, 1:
+                let s = strategy()
+                let outer = node(depth: d)
+                return .flatten(s, outer, (0..<int(1...2)).map { _ in started(after: outer, depth: min(d, 2)) })
+            case 2: return .and(node(depth: d), node(depth: d))
+            case 3: return .or(node(depth: d), node(depth: d))
+            case 4: return .all((0..<int(1...3)).map { _ in node(depth: d) })
+            default: return .any((0..<int(1...3)).map { _ in node(depth: d) })
+            }
         case 83..<88: return .hot(node(depth: d))
         default:
             let inner = node(depth: d)
@@ -266,7 +303,8 @@ public struct Channels {
         case let .pipe(i): return i
         case .values, .naturals, .value, .error, .empty, .never, .thunk, .handler, .timer: return -1
         case let .property(p), let .propertySignal(p): return max(p)
-        case .apply, .actionValues, .actionErrors, .actionExecuting, .actionEnabled:
+        case .variadic, .result, .resultThunk: return -1
+        case .apply, .actionValues, .actionErrors, .actionExecuting, .actionEnabled, .actionEvents, .actionCompleted:
             // Conservative: an action's values may come from any channel.
             return Int.max / 2
         case let .unary(_, a), let .hot(a), let .inject(a, _, _): return max(a)
@@ -274,9 +312,10 @@ public struct Channels {
         case let .combineLatestWith(a, b), let .zipWith(a, b), let .mergeWith(a, b), let .withLatest(a, b),
              let .sampleWith(a, b), let .sampleOn(a, b), let .takeUntil(a, b), let .skipUntil(a, b),
              let .takeUntilReplacement(a, b), let .then(a, b), let .concat(a, b), let .prefix(a, b),
-             let .flatMapError(a, b):
+             let .flatMapError(a, b), let .and(a, b), let .or(a, b):
             return Swift.max(max(a), max(b))
-        case let .flatMap(_, a, inners): return Swift.max(max(a), inners.map(max).max() ?? -1)
+        case let .all(ns), let .any(ns): return ns.map(max).max() ?? -1
+        case let .flatMap(_, a, inners), let .flatten(_, a, inners): return Swift.max(max(a), inners.map(max).max() ?? -1)
         }
     }
 

@@ -39,6 +39,11 @@ public indirect enum Node: Hashable, Sendable, Codable {
     case actionErrors(Int)                           // action.errors
     case actionExecuting(Int)                        // action.isExecuting.producer
     case actionEnabled(Int)                          // action.isEnabled.producer
+    case actionEvents(Int)                           // action.events, each event as a number
+    case actionCompleted(Int)                        // action.completed
+    case variadic(Int, Int, Int)                     // SignalProducer(values: a, b, c)
+    case result(Int)                                 // SignalProducer(result:), negative: failure
+    case resultThunk(Int)                            // SignalProducer { () -> Result in … }
     // Operators.
     case unary(Unary, Node)
     case combineLatest([Node])                       // SignalProducer.combineLatest(a, b[, c])
@@ -58,6 +63,9 @@ public indirect enum Node: Hashable, Sendable, Codable {
     case prefix(Node, Node)                          // a.prefix(b)
     case flatMap(Strategy, Node, [Node])             // a.flatMap(s) { v in inners[v % n] }
     case flatMapError(Node, Node)                    // a.flatMapError { e in b }
+    case flatten(Strategy, Node, [Node])             // a.map { v in inners[v % n] }.flatten(s)
+    case and(Node, Node), or(Node, Node)             // on evenness: a.and(b), a.or(b)
+    case all([Node]), any([Node])                    // SignalProducer.all([…]), .any([…])
     case hot(Node)                                   // built as a Signal when the program starts
     case inject(Node, when: Int, Injection)          // on(value:) performing an action once
 }
@@ -76,6 +84,7 @@ public enum Unary: Hashable, Sendable, Codable {
     case replayLazily(Int), retry(Int), repeatCount(Int)
     case logEvents(Int), hooks(Int), takeDuring(Int)
     case negate
+    case lift(Int), dematerializeResults, skipRepeatsBy(Int), uniqueValuesBy(Int), promoteValue
 }
 
 /// A property built from mutable properties, constants and producers.
@@ -113,6 +122,29 @@ public enum Step: Hashable, Sendable, Codable {
     case disposeRun(Int)
     case endLifetime(Int)
     case disposeComposite
+    case swap(Int, Int), modify(Int, Int), withValue(Int)
+}
+
+/// `property <~ source`, made when the program starts.
+public struct Binding: Hashable, Sendable, Codable {
+    public var property: Int
+    public var source: Node
+    public init(property: Int, source: Node) { self.property = property; self.source = source }
+}
+
+/// A sub-pipeline built as a `Signal` when the program starts and observed
+/// with one of `observe`'s forms (`kind`, see `ObserveKind`).
+public struct Tap: Hashable, Sendable, Codable {
+    public var kind: Int
+    public var node: Node
+    public init(kind: Int, node: Node) { self.kind = kind; self.node = node }
+}
+
+/// How a run or tap is observed: 0 a closure of events, 1 an `Observer`
+/// made from four closures, 2 results, 3 values, 4 completed, 5 failed,
+/// 6 interrupted.
+public enum ObserveKind {
+    public static let count = 7
 }
 
 public struct ActionSpec: Hashable, Sendable, Codable {
@@ -130,9 +162,15 @@ public struct Program: Hashable, Sendable, Codable {
     public var actions: [ActionSpec]
     public var root: Node
     public var steps: [Step]
-    public init(neverPipes: [Bool], properties: [Int], lifetimes: Int, actions: [ActionSpec], root: Node, steps: [Step]) {
+    public var bindings: [Binding]
+    public var taps: [Tap]
+    /// How runs of `root` are started (an `ObserveKind`).
+    public var startKind: Int
+    public init(neverPipes: [Bool], properties: [Int], lifetimes: Int, actions: [ActionSpec], root: Node, steps: [Step],
+                bindings: [Binding] = [], taps: [Tap] = [], startKind: Int = 0) {
         self.neverPipes = neverPipes; self.properties = properties; self.lifetimes = lifetimes
         self.actions = actions; self.root = root; self.steps = steps
+        self.bindings = bindings; self.taps = taps; self.startKind = startKind
     }
 }
 

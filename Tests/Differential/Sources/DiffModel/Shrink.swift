@@ -33,10 +33,21 @@ func candidates(_ p: Program) -> [Program] {
     for i in p.steps.indices.reversed() {
         var q = p; q.steps.remove(at: i); out.append(q)
     }
+    if p.startKind != 0 { var q = p; q.startKind = 0; out.append(q) }
+    for i in p.bindings.indices.reversed() { var q = p; q.bindings.remove(at: i); out.append(q) }
+    for i in p.taps.indices.reversed() { var q = p; q.taps.remove(at: i); out.append(q) }
+    for (i, b) in p.bindings.enumerated() {
+        for n in reductions(b.source) { var q = p; q.bindings[i].source = n; out.append(q) }
+    }
+    for (i, t) in p.taps.enumerated() {
+        if t.kind != 0 { var q = p; q.taps[i].kind = 0; out.append(q) }
+        for n in reductions(t.node) { var q = p; q.taps[i].node = n; out.append(q) }
+    }
     for n in reductions(p.root) {
         var q = p; q.root = n; out.append(q)
     }
-    if !p.actions.isEmpty && !usesAction(p.root) {
+    if !p.actions.isEmpty && !usesAction(p.root) && !p.bindings.contains(where: { usesAction($0.source) })
+        && !p.taps.contains(where: { usesAction($0.node) }) {
         var q = p
         q.actions = []
         q.steps.removeAll { if case .apply = $0 { return true }; return false }
@@ -86,6 +97,12 @@ func reductions(_ n: Node) -> [Node] {
         for i in ns.indices { var m = ns; m.remove(at: i); out.append(.merge(m)) }
     case let .flatMap(s, a, inners) where inners.count > 1:
         for i in inners.indices { var m = inners; m.remove(at: i); out.append(.flatMap(s, a, m)) }
+    case let .flatten(s, a, inners) where inners.count > 1:
+        for i in inners.indices { var m = inners; m.remove(at: i); out.append(.flatten(s, a, m)) }
+    case let .all(ns) where ns.count > 1:
+        for i in ns.indices { var m = ns; m.remove(at: i); out.append(.all(m)) }
+    case let .any(ns) where ns.count > 1:
+        for i in ns.indices { var m = ns; m.remove(at: i); out.append(.any(m)) }
     case let .values(id, vs) where !vs.isEmpty:
         out.append(.values(id: id, Array(vs.dropLast())))
     case let .handler(id, vs, end) where !vs.isEmpty:
@@ -100,16 +117,18 @@ func isLeaf(_ n: Node) -> Bool { children(n).isEmpty }
 func children(_ n: Node) -> [Node] {
     switch n {
     case .pipe, .values, .naturals, .value, .error, .empty, .never, .thunk, .handler, .timer,
-         .property, .propertySignal, .apply, .actionValues, .actionErrors, .actionExecuting, .actionEnabled:
+         .property, .propertySignal, .apply, .actionValues, .actionErrors, .actionExecuting, .actionEnabled,
+         .actionEvents, .actionCompleted, .variadic, .result, .resultThunk:
         return []
     case let .unary(_, a), let .hot(a), let .inject(a, _, _): return [a]
     case let .combineLatest(ns), let .zip(ns), let .merge(ns): return ns
     case let .combineLatestWith(a, b), let .zipWith(a, b), let .mergeWith(a, b), let .withLatest(a, b),
          let .sampleWith(a, b), let .sampleOn(a, b), let .takeUntil(a, b), let .skipUntil(a, b),
          let .takeUntilReplacement(a, b), let .then(a, b), let .concat(a, b), let .prefix(a, b),
-         let .flatMapError(a, b):
+         let .flatMapError(a, b), let .and(a, b), let .or(a, b):
         return [a, b]
-    case let .flatMap(_, a, inners): return [a] + inners
+    case let .all(ns), let .any(ns): return ns
+    case let .flatMap(_, a, inners), let .flatten(_, a, inners): return [a] + inners
     }
 }
 
@@ -136,17 +155,25 @@ func replacing(_ n: Node, child i: Int, with r: Node) -> Node {
     case let .concat(a, b): return two(a, b, Node.concat)
     case let .prefix(a, b): return two(a, b, Node.prefix)
     case let .flatMapError(a, b): return two(a, b, Node.flatMapError)
+    case let .and(a, b): return two(a, b, Node.and)
+    case let .or(a, b): return two(a, b, Node.or)
+    case let .all(ns): return .all(list(ns))
+    case let .any(ns): return .any(list(ns))
     case let .flatMap(s, a, inners):
         if i == 0 { return .flatMap(s, r, inners) }
         var m = inners; m[i - 1] = r
         return .flatMap(s, a, m)
+    case let .flatten(s, a, inners):
+        if i == 0 { return .flatten(s, r, inners) }
+        var m = inners; m[i - 1] = r
+        return .flatten(s, a, m)
     default: return n
     }
 }
 
 func usesAction(_ n: Node) -> Bool {
     switch n {
-    case .apply, .actionValues, .actionErrors, .actionExecuting, .actionEnabled: return true
+    case .apply, .actionValues, .actionErrors, .actionExecuting, .actionEnabled, .actionEvents, .actionCompleted: return true
     case let .property(p), let .propertySignal(p): return usesAction(p)
     default: return children(n).contains(where: usesAction)
     }

@@ -19,6 +19,10 @@ public enum Snippet {
         }
     }
     func mod(_ v: Int, _ m: Int) -> Int { let r = v % m; return r < 0 ? r + m : r }
+    func eventCode(_ e: Signal<Int, TestError>.Event) -> Int {
+        switch e { case let .value(v): return v &* 10 &+ 1; case let .failed(x): return x.code &* 10 &+ 2; case .completed: return 3; case .interrupted: return 4 }
+    }
+    func resultOf(_ v: Int) -> Result<Int, TestError> { v >= 0 ? .success(v) : .failure(TestError(code: -v)) }
     /// Prints each element pulled.
     struct Pulled: Sequence, IteratorProtocol {
         let id: Int; let values: [Int]?; var n: Int
@@ -68,10 +72,17 @@ struct Printer {
                 emit("let action\(i) = Action<Int, Int, TestError> { input in body\(i).map { $0 &+ input } }")
             }
         }
+        for b in program.bindings {
+            emit("m\(b.property) <~ \(never(producer(b.source)))")
+        }
+        for (i, t) in program.taps.enumerated() {
+            let s = signal(t.node)
+            emit(observe(s, kind: t.kind, name: "tap\(i)", isSignal: true))
+        }
         let root = producer(program.root)
         emit("let root: SignalProducer<Int, TestError> = \(root)")
         emit("var runs: [Disposable] = []")
-        emit("func startRun() { let r = runs.count; out(\"> start run\\(r)\"); let d = root.start { out(\"run\\(r) \\(describe($0))\") }; out(\"< start run\\(r)\"); runs.append(d); composite.add(d); composite.add { out(\"composite run\\(r)\") } }")
+        emit("func startRun() { let r = runs.count; out(\"> start run\\(r)\"); let d = \(observe("root", kind: program.startKind, name: "run\\(r)", isSignal: false)); out(\"< start run\\(r)\"); runs.append(d); composite.add(d); composite.add { out(\"composite run\\(r)\") } }")
         emit("startRun()")
         var applied = 0
         for step in program.steps {
@@ -90,6 +101,9 @@ struct Printer {
             case let .disposeRun(r): emit("if runs.count > \(r) { out(\"> dispose run\(r)\"); runs[\(r)].dispose(); out(\"< dispose run\(r)\") }")
             case let .endLifetime(l): emit("out(\"> end lifetime \(l)\"); token\(l) = nil; out(\"< end lifetime \(l)\")")
             case .disposeComposite: emit("out(\"> dispose composite\"); composite.dispose(); out(\"< dispose composite\")")
+            case let .swap(i, v): emit("out(\"> swap m\(i) \(v)\"); let old\(fresh("")) = m\(i).swap(\(v)); out(\"< swap m\(i) old \\(old\(counter))\")")
+            case let .modify(i, v): emit("out(\"> modify m\(i) \(v)\"); let r\(fresh("")) = m\(i).modify { (x: inout Int) -> Int in x = x &+ \(v); return x }; out(\"< modify m\(i) \\(r\(counter))\")")
+            case let .withValue(i): emit("out(\"withValue m\(i) \\(m\(i).withValue { $0 })\")")
             }
         }
         emit("scheduler.advance(by: .seconds(60))")
@@ -97,8 +111,25 @@ struct Printer {
         return lines.joined(separator: "\n")
     }
 
+    /// The call that observes (a signal) or starts (a producer) `e` in one
+    /// of the forms `ObserveKind` numbers.
+    func observe(_ e: String, kind: Int, name: String, isSignal: Bool) -> String {
+        let o = isSignal ? "observe" : "start"
+        switch kind {
+        case 1:
+            return "\(e).\(o)(Signal<Int, TestError>.Observer(value: { out(\"\(name) value \\($0)\") }, failed: { out(\"\(name) failed \\($0.code)\") }, completed: { out(\"\(name) completed\") }, interrupted: { out(\"\(name) interrupted\") }))"
+        case 2:
+            return "\(e).\(o)\(isSignal ? "Result" : "WithResult") { r in switch r { case let .success(v): out(\"\(name) value \\(v)\"); case let .failure(e): out(\"\(name) failed \\(e.code)\") } }"
+        case 3: return "\(never(e)).\(o)\(isSignal ? "" : "With")Values { out(\"\(name) value \\($0)\") }"
+        case 4: return "\(e).\(o)\(isSignal ? "" : "With")Completed { out(\"\(name) completed\") }"
+        case 5: return "\(e).\(o)\(isSignal ? "" : "With")Failed { out(\"\(name) failed \\($0.code)\") }"
+        case 6: return "\(e).\(o)\(isSignal ? "" : "With")Interrupted { out(\"\(name) interrupted\") }"
+        default: return "\(e).\(o) { out(\"\(name) \\(describe($0))\") }"
+        }
+    }
+
     func used(pipe i: Int) -> Bool {
-        let text = "\(program.root) \(program.actions)"
+        let text = "\(program.root) \(program.actions) \(program.bindings) \(program.taps)"
         if text.contains("pipe(\(i))") || text.contains("pipe: \(i)") { return true }
         return program.steps.contains {
             switch $0 {
@@ -109,9 +140,15 @@ struct Printer {
     }
 
     func used(property i: Int) -> Bool {
-        let text = "\(program.root) \(program.actions)"
+        if program.bindings.contains(where: { $0.property == i }) { return true }
+        let text = "\(program.root) \(program.actions) \(program.bindings) \(program.taps)"
         if text.contains("mutable(\(i))") || text.contains("property: \(i)") || text.contains("enabledIf: Optional(\(i))") { return true }
-        return program.steps.contains { if case let .set(j, _) = $0 { return i == j }; return false }
+        return program.steps.contains {
+            switch $0 {
+            case let .set(j, _), let .swap(j, _), let .modify(j, _), let .withValue(j): return i == j
+            default: return false
+            }
+        }
     }
 
     func never(_ e: String) -> String { "\(e).flatMapError { _ in SignalProducer<Int, Never>.empty }" }
@@ -158,6 +195,13 @@ struct Printer {
         case let .actionErrors(a): return "SignalProducer(action\(a).errors.map { $0.code }).promoteError(TestError.self)"
         case let .actionExecuting(a): return "action\(a).isExecuting.producer.map { $0 ? 1 : 0 }.promoteError(TestError.self)"
         case let .actionEnabled(a): return "action\(a).isEnabled.producer.map { $0 ? 1 : 0 }.promoteError(TestError.self)"
+        case let .actionEvents(a): return "SignalProducer(action\(a).events.map(eventCode)).promoteError(TestError.self)"
+        case let .actionCompleted(a): return "SignalProducer(action\(a).completed.map { _ in 0 }).promoteError(TestError.self)"
+        case let .variadic(a, b, c): return "SignalProducer<Int, TestError>(values: \(a), \(b), \(c))"
+        case let .result(v): return "SignalProducer<Int, TestError>(result: resultOf(\(v)))"
+        case let .resultThunk(v): return "SignalProducer<Int, TestError>({ () -> Result<Int, TestError> in out(\"thunk \(v)\"); return resultOf(\(v)) })"
+        case let .all(ns): return "SignalProducer.all([\(ns.map { producer($0) + ".map { $0 % 2 == 0 }" }.joined(separator: ", "))]).map { $0 ? 1 : 0 }"
+        case let .any(ns): return "SignalProducer.any([\(ns.map { producer($0) + ".map { $0 % 2 == 0 }" }.joined(separator: ", "))]).map { $0 ? 1 : 0 }"
         case let .unary(u, a): return unary(u, producer(a), isSignal: false)
         case let .combineLatest(ns): return nary("SignalProducer.combineLatest", ns.map { producer($0) })
         case let .zip(ns): return nary("SignalProducer.zip", ns.map { producer($0) })
@@ -192,6 +236,12 @@ struct Printer {
             let pick = ps.count == 1 ? ps[0] : "[\(ps.joined(separator: ", "))][mod(v, \(ps.count))]"
             return "\(x(a)).flatMap(\(strategy(s))) { v in \(pick).map { $0 &+ 100 &* v } }"
         case let .flatMapError(a, b): return "\(x(a)).flatMapError { e in \(producer(b)).map { $0 &+ e.code } }"
+        case let .flatten(s, a, inners):
+            let ps = inners.map { producer($0) }
+            let pick = ps.count == 1 ? ps[0] : "[\(ps.joined(separator: ", "))][mod(v, \(ps.count))]"
+            return "\(x(a)).map { v in \(pick).map { $0 &+ 100 &* v } }.flatten(\(strategy(s)))"
+        case let .and(a, b): return "\(x(a)).map { $0 % 2 == 0 }.and(\(x(b)).map { $0 % 2 == 0 }).map { $0 ? 1 : 0 }"
+        case let .or(a, b): return "\(x(a)).map { $0 % 2 == 0 }.or(\(x(b)).map { $0 % 2 == 0 }).map { $0 ? 1 : 0 }"
         case let .hot(a): return isSignal ? signal(a) : "SignalProducer(\(signal(a)))"
         case let .inject(a, when, j):
             let flag = fresh("fired")
@@ -214,7 +264,7 @@ struct Printer {
 
     static func signalHas(_ u: Unary) -> Bool {
         switch u {
-        case .startOn, .replayLazily, .retry, .repeatCount: return false
+        case .startOn, .replayLazily, .retry, .repeatCount, .lift: return false
         default: return true
         }
     }
@@ -226,11 +276,15 @@ struct Printer {
         case let .actionValues(a): return "action\(a).values.promoteError(TestError.self)"
         case let .actionErrors(a): return "action\(a).errors.map { $0.code }.promoteError(TestError.self)"
         case let .unary(u, a) where Printer.signalHas(u): return unary(u, signal(a), isSignal: true)
+        case let .actionEvents(a): return "action\(a).events.map(eventCode).promoteError(TestError.self)"
+        case let .actionCompleted(a): return "action\(a).completed.map { _ in 0 }.promoteError(TestError.self)"
+        case let .all(ns): return "Signal.all([\(ns.map { signal($0) + ".map { $0 % 2 == 0 }" }.joined(separator: ", "))]).map { $0 ? 1 : 0 }"
+        case let .any(ns): return "Signal.any([\(ns.map { signal($0) + ".map { $0 % 2 == 0 }" }.joined(separator: ", "))]).map { $0 ? 1 : 0 }"
         case let .combineLatest(ns): return nary("Signal.combineLatest", ns.map { signal($0) })
         case let .zip(ns): return nary("Signal.zip", ns.map { signal($0) })
         case let .merge(ns): return "Signal.merge(\(ns.map { signal($0) }.joined(separator: ", ")))"
         case .combineLatestWith, .zipWith, .mergeWith, .withLatest, .sampleWith, .sampleOn, .takeUntil, .skipUntil,
-             .takeUntilReplacement, .flatMap, .flatMapError, .hot, .inject:
+             .takeUntilReplacement, .flatMap, .flatMapError, .hot, .inject, .flatten, .and, .or:
             return common(n, isSignal: true)
         default:
             let p = producer(n)
@@ -289,6 +343,11 @@ struct Printer {
             return "\(e).on(\(producerOnly)event: { out(\"\(h) event \\(describe($0))\") }, failed: { out(\"\(h) failed \\($0.code)\") }, completed: { out(\"\(h) completed\") }, interrupted: { out(\"\(h) interrupted\") }, terminated: { out(\"\(h) terminated\") }, disposed: { out(\"\(h) disposed\") }, value: { out(\"\(h) value \\($0)\") })"
         case let .takeDuring(l): return "\(e).take(during: lifetime\(l))"
         case .negate: return "\(e).map { $0 % 2 == 0 }.negate().map { $0 ? 1 : 0 }"
+        case let .lift(k): return "\(e).lift { $0.map { $0 &+ \(k) } }"
+        case .dematerializeResults: return "\(e).materializeResults().dematerializeResults()"
+        case let .skipRepeatsBy(m): return "\(e).skipRepeats { mod($0, \(m)) == mod($1, \(m)) }"
+        case let .uniqueValuesBy(m): return "\(e).uniqueValues { mod($0, \(m)) }"
+        case .promoteValue: return "\(e).flatMap(.merge) { _ in SignalProducer<Never, TestError>.empty }.promoteValue(Int.self)"
         }
     }
 

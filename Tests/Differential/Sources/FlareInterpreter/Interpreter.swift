@@ -85,6 +85,10 @@ func eventCode(_ event: Signal<Int, TestError>.Event) -> Int {
     }
 }
 
+func isEven(_ v: Int) -> Bool { v % 2 == 0 }
+func boolCode(_ b: Bool) -> Int { b ? 1 : 0 }
+func resultOf(_ v: Int) -> Result<Int, TestError> { v >= 0 ? .success(v) : .failure(TestError(code: -v)) }
+
 func arrayCode(_ values: [Int]) -> Int { values.reduce(values.count) { $0 &* 31 &+ $1 } }
 
 func strategy(_ s: Strategy) -> FlattenStrategy {
@@ -142,6 +146,13 @@ final class Run {
                 actions.append(Action(execute: execute))
             }
         }
+        for b in program.bindings {
+            let binding: Disposable? = props[b.property] <~ never(producer(b.source))
+            retained.append(binding as Any)
+        }
+        for (i, tap) in program.taps.enumerated() {
+            retained.append(observe(signal(tap.node), kind: tap.kind, name: "tap\(i)") as Any)
+        }
         root = producer(program.root)
         startRun()
         for step in program.steps {
@@ -159,11 +170,49 @@ final class Run {
         let r = runs.count
         let rec = self.rec
         rec.add("> start run\(r)")
-        let d = root.start { rec.add("run\(r) \(describe($0))") }
+        let d = start(root, kind: program.startKind, name: "run\(r)")
         rec.add("< start run\(r)")
         runs.append(d)
         composite.add(d)
         composite.add { rec.add("composite run\(r)") }
+    }
+
+    func observe(_ s: Signal<Int, TestError>, kind: Int, name: String) -> Disposable? {
+        let rec = self.rec
+        switch kind {
+        case 1:
+            return s.observe(Signal<Int, TestError>.Observer(
+                value: { rec.add("\(name) value \($0)") }, failed: { rec.add("\(name) failed \($0.code)") },
+                completed: { rec.add("\(name) completed") }, interrupted: { rec.add("\(name) interrupted") }))
+        case 2:
+            return s.observeResult { r in
+                switch r { case let .success(v): rec.add("\(name) value \(v)"); case let .failure(e): rec.add("\(name) failed \(e.code)") }
+            }
+        case 3: return never(s).observeValues { rec.add("\(name) value \($0)") }
+        case 4: return s.observeCompleted { rec.add("\(name) completed") }
+        case 5: return s.observeFailed { rec.add("\(name) failed \($0.code)") }
+        case 6: return s.observeInterrupted { rec.add("\(name) interrupted") }
+        default: return s.observe { rec.add("\(name) \(describe($0))") }
+        }
+    }
+
+    func start(_ p: SignalProducer<Int, TestError>, kind: Int, name: String) -> Disposable {
+        let rec = self.rec
+        switch kind {
+        case 1:
+            return p.start(Signal<Int, TestError>.Observer(
+                value: { rec.add("\(name) value \($0)") }, failed: { rec.add("\(name) failed \($0.code)") },
+                completed: { rec.add("\(name) completed") }, interrupted: { rec.add("\(name) interrupted") }))
+        case 2:
+            return p.startWithResult { r in
+                switch r { case let .success(v): rec.add("\(name) value \(v)"); case let .failure(e): rec.add("\(name) failed \(e.code)") }
+            }
+        case 3: return never(p).startWithValues { rec.add("\(name) value \($0)") }
+        case 4: return p.startWithCompleted { rec.add("\(name) completed") }
+        case 5: return p.startWithFailed { rec.add("\(name) failed \($0.code)") }
+        case 6: return p.startWithInterrupted { rec.add("\(name) interrupted") }
+        default: return p.start { rec.add("\(name) \(describe($0))") }
+        }
     }
 
     func disposeRun(_ r: Int) {
@@ -241,6 +290,20 @@ final class Run {
         case let .disposeRun(r): disposeRun(r)
         case let .endLifetime(l): endLifetime(l)
         case .disposeComposite: disposeComposite()
+        case let .swap(i, v):
+            guard i < props.count else { return }
+            rec.add("> swap m\(i) \(v)")
+            let old = props[i].swap(v)
+            rec.add("< swap m\(i) old \(old)")
+        case let .modify(i, v):
+            guard i < props.count else { return }
+            rec.add("> modify m\(i) \(v)")
+            let r = props[i].modify { (x: inout Int) -> Int in x = x &+ v; return x }
+            rec.add("< modify m\(i) \(r)")
+        case let .withValue(i):
+            guard i < props.count else { return }
+            let r = props[i].withValue { $0 }
+            rec.add("withValue m\(i) \(r)")
         }
     }
 
@@ -318,6 +381,19 @@ final class Run {
         case let .actionErrors(a): return SignalProducer(actions[a].errors.map { $0.code }).promoteError(TestError.self)
         case let .actionExecuting(a): return actions[a].isExecuting.producer.map { $0 ? 1 : 0 }.promoteError(TestError.self)
         case let .actionEnabled(a): return actions[a].isEnabled.producer.map { $0 ? 1 : 0 }.promoteError(TestError.self)
+        case let .actionEvents(a): return SignalProducer(actions[a].events.map(eventCode)).promoteError(TestError.self)
+        case let .actionCompleted(a): return SignalProducer(actions[a].completed.map { _ in 0 }).promoteError(TestError.self)
+        case let .variadic(a, b, c): return SignalProducer(values: a, b, c)
+        case let .result(v): return SignalProducer(result: resultOf(v))
+        case let .resultThunk(v):
+            return SignalProducer<Int, TestError>({ () -> Result<Int, TestError> in rec.add("thunk \(v)"); return resultOf(v) })
+        case let .flatten(s, a, inners):
+            let ps = inners.map(producer)
+            return producer(a).map { v in ps[Fn.pick(v, ps.count)].map { $0 &+ 100 &* v } }.flatten(strategy(s))
+        case let .and(a, b): return producer(a).map(isEven).and(producer(b).map(isEven)).map(boolCode)
+        case let .or(a, b): return producer(a).map(isEven).or(producer(b).map(isEven)).map(boolCode)
+        case let .all(ns): return SignalProducer.all(ns.map { producer($0).map(isEven) }).map(boolCode)
+        case let .any(ns): return SignalProducer.any(ns.map { producer($0).map(isEven) }).map(boolCode)
         case let .unary(u, n): return unary(u, producer(n))
         case let .combineLatest(ns):
             let ps = ns.map(producer)
@@ -425,13 +501,18 @@ final class Run {
                 value: { rec.add("h\(id) value \($0)") })
         case let .takeDuring(l): return p.take(during: lifetimes[l])
         case .negate: return p.map { $0 % 2 == 0 }.negate().map { $0 ? 1 : 0 }
+        case let .lift(k): return p.lift { $0.map { $0 &+ k } }
+        case .dematerializeResults: return p.materializeResults().dematerializeResults()
+        case let .skipRepeatsBy(m): return p.skipRepeats { Fn.mod($0, m) == Fn.mod($1, m) }
+        case let .uniqueValuesBy(m): return p.uniqueValues { Fn.mod($0, m) }
+        case .promoteValue: return p.flatMap(.merge) { _ in SignalProducer<Never, TestError>.empty }.promoteValue(Int.self)
         }
     }
 
     /// Whether `Signal` has the operator (the others are producer-only).
     func signalHas(_ u: Unary) -> Bool {
         switch u {
-        case .startOn, .replayLazily, .retry, .repeatCount: return false
+        case .startOn, .replayLazily, .retry, .repeatCount, .lift: return false
         default: return true
         }
     }
@@ -471,6 +552,15 @@ final class Run {
         case let .flatMapError(a, b):
             let pb = producer(b)
             return signal(a).flatMapError { e in pb.map { $0 &+ e.code } }
+        case let .flatten(s, a, inners):
+            let ps = inners.map(producer)
+            return signal(a).map { v in ps[Fn.pick(v, ps.count)].map { $0 &+ 100 &* v } }.flatten(strategy(s))
+        case let .and(a, b): return signal(a).map(isEven).and(signal(b).map(isEven)).map(boolCode)
+        case let .or(a, b): return signal(a).map(isEven).or(signal(b).map(isEven)).map(boolCode)
+        case let .all(ns): return Signal.all(ns.map { signal($0).map(isEven) }).map(boolCode)
+        case let .any(ns): return Signal.any(ns.map { signal($0).map(isEven) }).map(boolCode)
+        case let .actionEvents(a): return actions[a].events.map(eventCode).promoteError(TestError.self)
+        case let .actionCompleted(a): return actions[a].completed.map { _ in 0 }.promoteError(TestError.self)
         case let .hot(n): return signal(n)
         case let .inject(n, when, injection):
             let fired = Flag()
@@ -549,7 +639,11 @@ final class Run {
                 value: { rec.add("h\(id) value \($0)") })
         case let .takeDuring(l): return p.take(during: lifetimes[l])
         case .negate: return p.map { $0 % 2 == 0 }.negate().map { $0 ? 1 : 0 }
-        case .startOn, .replayLazily, .retry, .repeatCount:
+        case .dematerializeResults: return p.materializeResults().dematerializeResults()
+        case let .skipRepeatsBy(m): return p.skipRepeats { Fn.mod($0, m) == Fn.mod($1, m) }
+        case let .uniqueValuesBy(m): return p.uniqueValues { Fn.mod($0, m) }
+        case .promoteValue: return p.flatMap(.merge) { _ in SignalProducer<Never, TestError>.empty }.promoteValue(Int.self)
+        case .startOn, .replayLazily, .retry, .repeatCount, .lift:
             return signal(.unary(u, .hot(.never)))  // unreachable: signalHas(u) is false
         }
     }
