@@ -26,4 +26,4 @@ if ! swift build -c release > .build/differential-build.log 2>&1; then
     cat .build/differential-build.log >&2
     exit 1
 fi
-exec .build/release/differential --coverage "$root/Sources/Flare" "$@"
+exec .build/release/differential --coverage "$root/Sources/Flare" --rs-sources "$here/ReactiveSwift" "$@"

@@ -6,6 +6,7 @@ public enum Coverage {
     public static func names(_ n: Node, into s: inout Set<String>) {
         switch n {
         case .pipe: s.formUnion(["pipe", "init(_:Signal)", "send", "sendCompleted", "sendInterrupted"])
+        case let .relay(_, reentrant): s.insert(reentrant ? "reentrantUnserialized" : "unserialized"); s.insert("init(_:Signal)")
         case .values, .naturals: s.insert("init(_:Sequence)")
         case .value: s.insert("init(value:)")
         case .error: s.insert("init(error:)")
@@ -24,6 +25,7 @@ public enum Coverage {
         case .actionEvents: s.insert("events")
         case .actionCompleted: s.insert("completed")
         case .variadic: s.insert("init(values:_:_:)")
+        case .interval, .intervalCount: s.insert("interval")
         case .result: s.insert("init(result:)")
         case .resultThunk: s.insert("init(_:() -> Result)")
         case let .flatten(st, _, _):
@@ -122,6 +124,7 @@ public enum Coverage {
         names(p.root, into: &s)
         for b in p.bindings { s.insert("<~"); names(b.source, into: &s) }
         for t in p.taps { s.insert(["observe", "observe", "observeResult", "observeValues", "observeCompleted", "observeFailed", "observeInterrupted"][t.kind]); names(t.node, into: &s) }
+        for f in p.pipeFactories { s.insert(["pipe", "unserializedPipe", "reentrantUnserializedPipe"][f]) }
         s.insert(["start", "start", "startWithResult", "startWithValues", "startWithCompleted", "startWithFailed", "startWithInterrupted"][p.startKind])
         for a in p.actions { s.insert("Action.init"); names(a.body, into: &s) }
         s.formUnion(["make", "+=", "CompositeDisposable.init", "add", "dispose", "start", "advance", "promoteError"])
@@ -133,6 +136,7 @@ public enum Coverage {
             case .swap: s.insert("swap")
             case .modify: s.insert("modify")
             case .withValue: s.insert("withValue")
+            case let .blocking(k, n): s.insert(["first", "last", "single", "wait"][k]); names(n, into: &s)
             default: break
             }
         }
@@ -140,12 +144,30 @@ public enum Coverage {
 
     /// Prints names reached / public operator names of Flare's Signal,
     /// SignalProducer, Property, Action and disposable sources.
-    public static func report(covered: Set<String>, flareSources root: String) -> String {
+    public static func report(covered: Set<String>, flareSources root: String, reactiveSwiftSources: String?) -> String {
         let folders = ["Operators", "Signal", "SignalProducer", "Property", "Action", "Disposables"]
+        var publicNames = publicFunctionNames(folders.map { root + "/" + $0 })
+        var out: [String] = []
+        if let rs = reactiveSwiftSources {
+            // Names Flare has and ReactiveSwift does not are not comparable.
+            let theirs = publicFunctionNames([rs])
+            let flareOnly = publicNames.subtracting(theirs)
+            publicNames.formIntersection(theirs)
+            out.append("  Flare-only public names (not compared): \(flareOnly.sorted().joined(separator: " "))")
+        }
+        let reached = publicNames.intersection(covered.map { $0.replacingOccurrences(of: "`", with: "") })
+        out.insert("coverage: \(reached.count) / \(publicNames.count) public function names of Flare's Signal, SignalProducer, Property, Action and Disposables sources\(reactiveSwiftSources == nil ? "" : " that ReactiveSwift also declares") reached", at: 0)
+        out.append("  not reached: \(publicNames.subtracting(reached).sorted().joined(separator: " "))")
+        let extra = covered.filter { $0.contains("init") || $0.hasPrefix("strategy") }.sorted()
+        out.append("  initializers and strategies reached: \(extra.joined(separator: ", "))")
+        return out.joined(separator: "\n")
+    }
+
+    static func publicFunctionNames(_ dirs: [String]) -> Set<String> {
         var publicNames = Set<String>()
         let fm = FileManager.default
-        for folder in folders {
-            let dir = root + "/" + folder
+        for linked in dirs {
+            let dir = URL(fileURLWithPath: linked).resolvingSymlinksInPath().path
             guard let files = fm.enumerator(atPath: dir) else { continue }
             for case let file as String in files where file.hasSuffix(".swift") {
                 guard let text = try? String(contentsOfFile: dir + "/" + file, encoding: .utf8) else { continue }
@@ -158,12 +180,6 @@ public enum Coverage {
                 }
             }
         }
-        let reached = publicNames.intersection(covered.map { $0.replacingOccurrences(of: "`", with: "") })
-        var out: [String] = []
-        out.append("coverage: \(reached.count) / \(publicNames.count) public function names of Flare's Signal, SignalProducer, Property, Action and Disposables sources reached")
-        out.append("  not reached: \(publicNames.subtracting(reached).sorted().joined(separator: " "))")
-        let extra = covered.filter { $0.contains("init") || $0.hasPrefix("strategy") }.sorted()
-        out.append("  initializers and strategies reached: \(extra.joined(separator: ", "))")
-        return out.joined(separator: "\n")
+        return publicNames
     }
 }

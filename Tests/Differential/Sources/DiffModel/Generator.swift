@@ -79,8 +79,10 @@ public struct Generator {
         var steps: [Step] = []
         for _ in 0..<int(2...16) { steps.append(step()) }
         let startKind = chance(0.6) ? 0 : int(1...(ObserveKind.count - 1))
-        return Program(neverPipes: neverPipes, properties: props, lifetimes: lifetimeCount,
-                       actions: actions, root: root, steps: steps, bindings: bindings, taps: taps, startKind: startKind)
+        var program = Program(neverPipes: neverPipes, properties: props, lifetimes: lifetimeCount,
+                              actions: actions, root: root, steps: steps, bindings: bindings, taps: taps, startKind: startKind)
+        if chance(0.15) { program.pipeFactories = (0..<pipeCount).map { _ in chance(0.5) ? 0 : int(1...2) } }
+        return program
     }
 
     mutating func step() -> Step {
@@ -94,7 +96,7 @@ public struct Generator {
         case 72..<76: return .set(int(0...(propCount - 1)), int(0...9))
         case 76: return .swap(int(0...(propCount - 1)), int(0...9))
         case 77: return .modify(int(0...(propCount - 1)), int(1...3))
-        case 78: return .withValue(int(0...(propCount - 1)))
+        case 78: return chance(0.5) ? .withValue(int(0...(propCount - 1))) : .blocking(int(0...3), syncNode(depth: int(0...3)))
         case 79..<84: return actionCount > 0 ? .apply(action: 0, input: int(0...5)) : .send(p, int(0...9))
         case 84..<88: return .start
         case 88..<93: return .disposeRun(int(0...1))
@@ -105,7 +107,8 @@ public struct Generator {
 
     mutating func source() -> Node {
         switch int(0...99) {
-        case 0..<40: return .pipe(int(0...(pipeCount - 1)))
+        case 0..<38: return .pipe(int(0...(pipeCount - 1)))
+        case 38, 39: return .relay(int(0...(pipeCount - 1)), reentrant: chance(0.5))
         case 40..<48: return .values(id: id(), (0..<int(0...4)).map { _ in int(0...9) })
         case 48..<51: return .naturals(id: id(), from: int(0...5))
         case 51..<54: return .value(int(0...9))
@@ -122,7 +125,9 @@ public struct Generator {
         case 62..<70:
             let end: End = [.completed, .failed(int(1...3)), .interrupted, .none][int(0...3)]
             return .handler(id: id(), values: (0..<int(0...3)).map { _ in int(0...9) }, end: end)
-        case 70..<76: return .timer(interval: int(1...3), count: int(0...4))
+        case 70..<74: return .timer(interval: int(1...3), count: int(0...4))
+        case 74: return .interval(id: id(), (0..<int(0...4)).map { _ in int(0...9) }, every: int(1...3))
+        case 75: return .intervalCount(every: int(1...3))
         case 76..<83: return .property(prop(depth: int(0...2)))
         case 83..<87: return .propertySignal(prop(depth: int(0...1)))
         default:
@@ -208,6 +213,37 @@ public struct Generator {
         case 50: return .skipRepeatsBy(int(2...3))
         case 51: return .uniqueValuesBy(int(2...3))
         default: return .promoteValue
+        }
+    }
+
+    /// A producer that terminates synchronously when started (for the
+    /// blocking `first()`, `last()`, `single()` and `wait()`).
+    mutating func syncNode(depth: Int) -> Node {
+        if depth <= 0 || chance(0.25) {
+            switch int(0...7) {
+            case 0, 1: return .values(id: id(), (0..<int(0...4)).map { _ in int(0...9) })
+            case 2: return .value(int(0...9))
+            case 3: return .error(int(1...3))
+            case 4: return .empty
+            case 5: return .thunk(int(0...9))
+            case 6: return .variadic(int(0...9), int(0...9), int(0...9))
+            default:
+                let end: End = [.completed, .failed(int(1...3)), .interrupted][int(0...2)]
+                return .handler(id: id(), values: (0..<int(0...3)).map { _ in int(0...9) }, end: end)
+            }
+        }
+        let d = depth - 1
+        switch int(0...9) {
+        case 0: return .merge([syncNode(depth: d), syncNode(depth: d)])
+        case 1: return .concat(syncNode(depth: d), syncNode(depth: d))
+        case 2: return .zip([syncNode(depth: d), syncNode(depth: d)])
+        case 3: return .flatMap([.merge, .concat, .latest][int(0...2)], syncNode(depth: d), [syncNode(depth: d)])
+        default:
+            let sync: [Unary] = [.map(int(1...9)), .filter(int(2...3)), .takeFirst(int(0...3)), .takeLast(int(1...3)),
+                                 .skipFirst(int(0...2)), .scan(int(0...9)), .reduce(int(0...9)), .collect, .materialize,
+                                 .attemptMap(int(0...9)), .mapError(int(1...3)), .hooks(id()), .logEvents(id()),
+                                 .retry(int(0...2)), .repeatCount(int(0...2)), .replayLazily(int(0...2)), .skipRepeats]
+            return .unary(sync[int(0...(sync.count - 1))], syncNode(depth: d))
         }
     }
 
@@ -300,10 +336,10 @@ public struct Channels {
     /// use the action (a generator-time node has no action yet: all count).
     public func max(_ n: Node) -> Int {
         switch n {
-        case let .pipe(i): return i
+        case let .pipe(i), let .relay(i, _): return i
         case .values, .naturals, .value, .error, .empty, .never, .thunk, .handler, .timer: return -1
         case let .property(p), let .propertySignal(p): return max(p)
-        case .variadic, .result, .resultThunk: return -1
+        case .variadic, .result, .resultThunk, .interval, .intervalCount: return -1
         case .apply, .actionValues, .actionErrors, .actionExecuting, .actionEnabled, .actionEvents, .actionCompleted:
             // Conservative: an action's values may come from any channel.
             return Int.max / 2

@@ -23,6 +23,7 @@ public enum Strategy: Hashable, Sendable, Codable {
 public indirect enum Node: Hashable, Sendable, Codable {
     // Sources.
     case pipe(Int)                                   // SignalProducer(pipe.output)
+    case relay(Int, reentrant: Bool)                 // Signal.(reentrantU|u)nserialized relaying pipe i, made at start
     case values(id: Int, [Int])                      // SignalProducer(sequence), pulls counted
     case naturals(id: Int, from: Int)                // SignalProducer(infinite sequence), pulls counted, capped
     case value(Int)                                  // SignalProducer(value:)
@@ -44,6 +45,8 @@ public indirect enum Node: Hashable, Sendable, Codable {
     case variadic(Int, Int, Int)                     // SignalProducer(values: a, b, c)
     case result(Int)                                 // SignalProducer(result:), negative: failure
     case resultThunk(Int)                            // SignalProducer { () -> Result in … }
+    case interval(id: Int, [Int], every: Int)        // SignalProducer.interval(sequence, interval:on:), pulls counted
+    case intervalCount(every: Int)                   // SignalProducer.interval(_:on:)
     // Operators.
     case unary(Unary, Node)
     case combineLatest([Node])                       // SignalProducer.combineLatest(a, b[, c])
@@ -123,6 +126,9 @@ public enum Step: Hashable, Sendable, Codable {
     case endLifetime(Int)
     case disposeComposite
     case swap(Int, Int), modify(Int, Int), withValue(Int)
+    /// first() (0), last() (1), single() (2) or wait() (3) of a producer
+    /// that terminates synchronously.
+    case blocking(Int, Node)
 }
 
 /// `property <~ source`, made when the program starts.
@@ -166,6 +172,9 @@ public struct Program: Hashable, Sendable, Codable {
     public var taps: [Tap]
     /// How runs of `root` are started (an `ObserveKind`).
     public var startKind: Int
+    /// How pipe i is made: 0 `pipe()`, 1 `unserializedPipe()`,
+    /// 2 `reentrantUnserializedPipe()` (missing entries: 0).
+    public var pipeFactories: [Int] = []
     public init(neverPipes: [Bool], properties: [Int], lifetimes: Int, actions: [ActionSpec], root: Node, steps: [Step],
                 bindings: [Binding] = [], taps: [Tap] = [], startKind: Int = 0) {
         self.neverPipes = neverPipes; self.properties = properties; self.lifetimes = lifetimes

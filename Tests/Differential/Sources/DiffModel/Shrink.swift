@@ -33,6 +33,7 @@ func candidates(_ p: Program) -> [Program] {
     for i in p.steps.indices.reversed() {
         var q = p; q.steps.remove(at: i); out.append(q)
     }
+    if !p.pipeFactories.isEmpty { var q = p; q.pipeFactories = []; out.append(q) }
     if p.startKind != 0 { var q = p; q.startKind = 0; out.append(q) }
     for i in p.bindings.indices.reversed() { var q = p; q.bindings.remove(at: i); out.append(q) }
     for i in p.taps.indices.reversed() { var q = p; q.taps.remove(at: i); out.append(q) }
@@ -71,6 +72,10 @@ func simpler(_ s: Step) -> Step? {
     switch s {
     case let .send(i, v) where v != 0: return .send(i, v > 1 ? 1 : 0)
     case let .advance(n) where n > 1: return .advance(1)
+    case let .blocking(k, n):
+        // Only to a child that is itself synchronous: the first one.
+        if let c = children(n).first, !isLeaf(n) { return .blocking(k, c) }
+        return nil
     default: return nil
     }
 }
@@ -116,9 +121,9 @@ func isLeaf(_ n: Node) -> Bool { children(n).isEmpty }
 
 func children(_ n: Node) -> [Node] {
     switch n {
-    case .pipe, .values, .naturals, .value, .error, .empty, .never, .thunk, .handler, .timer,
+    case .pipe, .relay, .values, .naturals, .value, .error, .empty, .never, .thunk, .handler, .timer,
          .property, .propertySignal, .apply, .actionValues, .actionErrors, .actionExecuting, .actionEnabled,
-         .actionEvents, .actionCompleted, .variadic, .result, .resultThunk:
+         .actionEvents, .actionCompleted, .variadic, .result, .resultThunk, .interval, .intervalCount:
         return []
     case let .unary(_, a), let .hot(a), let .inject(a, _, _): return [a]
     case let .combineLatest(ns), let .zip(ns), let .merge(ns): return ns

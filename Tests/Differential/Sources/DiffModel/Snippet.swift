@@ -54,7 +54,8 @@ struct Printer {
     mutating func print() -> String {
         emit(Snippet.prelude)
         for (i, never) in program.neverPipes.enumerated() where used(pipe: i) {
-            emit("let (p\(i), p\(i)Input) = Signal<Int, \(never ? "Never" : "TestError")>.pipe()")
+            let factory = i < program.pipeFactories.count ? ["pipe", "unserializedPipe", "reentrantUnserializedPipe"][program.pipeFactories[i]] : "pipe"
+            emit("let (p\(i), p\(i)Input) = Signal<Int, \(never ? "Never" : "TestError")>.\(factory)()")
         }
         for (i, v) in program.properties.enumerated() where used(property: i) { emit("let m\(i) = MutableProperty(\(v))") }
         for l in 0..<program.lifetimes {
@@ -103,6 +104,9 @@ struct Printer {
             case .disposeComposite: emit("out(\"> dispose composite\"); composite.dispose(); out(\"< dispose composite\")")
             case let .swap(i, v): emit("out(\"> swap m\(i) \(v)\"); let old\(fresh("")) = m\(i).swap(\(v)); out(\"< swap m\(i) old \\(old\(counter))\")")
             case let .modify(i, v): emit("out(\"> modify m\(i) \(v)\"); let r\(fresh("")) = m\(i).modify { (x: inout Int) -> Int in x = x &+ \(v); return x }; out(\"< modify m\(i) \\(r\(counter))\")")
+            case let .blocking(k, n):
+                let call = ["first()", "last()", "single()", "wait()"][k]
+                emit("out(\"> blocking \(k)\"); out(\"< \(call) \\(\(producer(n)).\(call))\")")
             case let .withValue(i): emit("out(\"withValue m\(i) \\(m\(i).withValue { $0 })\")")
             }
         }
@@ -197,6 +201,9 @@ struct Printer {
         case let .actionEnabled(a): return "action\(a).isEnabled.producer.map { $0 ? 1 : 0 }.promoteError(TestError.self)"
         case let .actionEvents(a): return "SignalProducer(action\(a).events.map(eventCode)).promoteError(TestError.self)"
         case let .actionCompleted(a): return "SignalProducer(action\(a).completed.map { _ in 0 }).promoteError(TestError.self)"
+        case let .interval(id, vs, every):
+            return "SignalProducer<Int, Never>.interval(Pulled(id: \(id), values: \(vs), n: 0), interval: .seconds(\(every)), on: scheduler).promoteError(TestError.self)"
+        case let .intervalCount(every): return "SignalProducer<Int, Never>.interval(.seconds(\(every)), on: scheduler).promoteError(TestError.self)"
         case let .variadic(a, b, c): return "SignalProducer<Int, TestError>(values: \(a), \(b), \(c))"
         case let .result(v): return "SignalProducer<Int, TestError>(result: resultOf(\(v)))"
         case let .resultThunk(v): return "SignalProducer<Int, TestError>({ () -> Result<Int, TestError> in out(\"thunk \(v)\"); return resultOf(\(v)) })"

@@ -126,7 +126,20 @@ final class Run {
     func go() {
         let rec = self.rec
         for (i, never) in program.neverPipes.enumerated() {
-            if never { neverPipes[i] = Signal<Int, Never>.pipe() } else { errorPipes[i] = Signal<Int, TestError>.pipe() }
+            let factory = i < program.pipeFactories.count ? program.pipeFactories[i] : 0
+            if never {
+                switch factory {
+                case 1: neverPipes[i] = Signal<Int, Never>.unserializedPipe()
+                case 2: neverPipes[i] = Signal<Int, Never>.reentrantUnserializedPipe()
+                default: neverPipes[i] = Signal<Int, Never>.pipe()
+                }
+            } else {
+                switch factory {
+                case 1: errorPipes[i] = Signal<Int, TestError>.unserializedPipe()
+                case 2: errorPipes[i] = Signal<Int, TestError>.reentrantUnserializedPipe()
+                default: errorPipes[i] = Signal<Int, TestError>.pipe()
+                }
+            }
         }
         props = program.properties.map { MutableProperty($0) }
         for l in 0..<program.lifetimes {
@@ -300,6 +313,26 @@ final class Run {
             rec.add("> modify m\(i) \(v)")
             let r = props[i].modify { (x: inout Int) -> Int in x = x &+ v; return x }
             rec.add("< modify m\(i) \(r)")
+        case let .blocking(kind, n):
+            let p = producer(n)
+            rec.add("> blocking \(kind)")
+            func show(_ r: Result<Int, TestError>?) -> String {
+                switch r {
+                case nil: return "nil"
+                case let .success(v)?: return "value \(v)"
+                case let .failure(e)?: return "failed \(e.code)"
+                }
+            }
+            switch kind {
+            case 0: rec.add("< first \(show(p.first()))")
+            case 1: rec.add("< last \(show(p.last()))")
+            case 2: rec.add("< single \(show(p.single()))")
+            default:
+                switch p.wait() {
+                case .success: rec.add("< wait success")
+                case let .failure(e): rec.add("< wait failed \(e.code)")
+                }
+            }
         case let .withValue(i):
             guard i < props.count else { return }
             let r = props[i].withValue { $0 }
@@ -340,6 +373,7 @@ final class Run {
         case let .pipe(i):
             if let p = errorPipes[i] { return SignalProducer(p.output) }
             return SignalProducer(neverPipes[i]!.output).promoteError(TestError.self)
+        case .relay: return SignalProducer(signal(node))
         case let .values(id, values):
             return SignalProducer(Pulled(rec: rec, id: id, values: values, from: 0))
         case let .naturals(id, from):
@@ -384,6 +418,11 @@ final class Run {
         case let .actionEvents(a): return SignalProducer(actions[a].events.map(eventCode)).promoteError(TestError.self)
         case let .actionCompleted(a): return SignalProducer(actions[a].completed.map { _ in 0 }).promoteError(TestError.self)
         case let .variadic(a, b, c): return SignalProducer(values: a, b, c)
+        case let .interval(id, values, every):
+            return SignalProducer<Int, Never>.interval(Pulled(rec: rec, id: id, values: values, from: 0), interval: .seconds(every), on: scheduler)
+                .promoteError(TestError.self)
+        case let .intervalCount(every):
+            return SignalProducer<Int, Never>.interval(.seconds(every), on: scheduler).promoteError(TestError.self)
         case let .result(v): return SignalProducer(result: resultOf(v))
         case let .resultThunk(v):
             return SignalProducer<Int, TestError>({ () -> Result<Int, TestError> in rec.add("thunk \(v)"); return resultOf(v) })
@@ -521,6 +560,12 @@ final class Run {
         let rec = self.rec
         switch node {
         case let .pipe(i): return pipeSignal(i)
+        case let .relay(i, reentrant):
+            let source = pipeSignal(i)
+            if reentrant {
+                return Signal<Int, TestError>.reentrantUnserialized { observer, lifetime in lifetime += source.observe(observer) }
+            }
+            return Signal<Int, TestError>.unserialized { observer, lifetime in lifetime += source.observe(observer) }
         case let .propertySignal(p): return prop(p).signal.promoteError(TestError.self)
         case let .actionValues(a): return actions[a].values.promoteError(TestError.self)
         case let .actionErrors(a): return actions[a].errors.map { $0.code }.promoteError(TestError.self)

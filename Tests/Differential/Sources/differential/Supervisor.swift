@@ -118,7 +118,7 @@ struct Supervisor {
         try? FileManager.default.removeItem(atPath: results)
         say("\n\(ran) pipelines in \(Int(Date().timeIntervalSince(started))) s")
         for (k, v) in counts.sorted(by: { $0.key < $1.key }) { say("  \(k): \(v)") }
-        if let root = options.coverageRoot { say(Coverage.report(covered: covered, flareSources: root)) }
+        if let root = options.coverageRoot { say(Coverage.report(covered: covered, flareSources: root, reactiveSwiftSources: options.rsSources)) }
         let failed = counts.keys.contains { $0.hasPrefix("DIFFERENT") }
         say(failed ? "FAILED: differences not on the named list" : "OK: no difference outside the named list")
         exit(failed ? 1 : 0)

@@ -14,6 +14,7 @@ struct Options {
     var verbose = false
     var printOnly = false
     var coverageRoot: String?
+    var rsSources: String?
     var maxReports = 20
     // Internal: a child process runs cases from..<count of seeds[0] until
     // `deadline` and records each outcome in `child` (see Supervisor).
@@ -49,6 +50,7 @@ func parse() -> Options {
         case "--verbose": o.verbose = true
         case "--print": o.printOnly = true
         case "--coverage": o.coverageRoot = value(a)
+        case "--rs-sources": o.rsSources = value(a)
         case "--max-reports": o.maxReports = Int(value(a))!
         case "--child": o.child = value(a)
         case "--from": o.from = Int(value(a))!
@@ -57,7 +59,7 @@ func parse() -> Options {
         default:
             say("""
             usage: differential [--seed N]... [--time-seed] [--count N] [--budget SECONDS]
-                                [--max-reports N] [--coverage FLARE_SOURCES]
+                                [--max-reports N] [--coverage FLARE_SOURCES [--rs-sources RS_SOURCES]]
                    differential --case 0xCASE... [--verbose | --print]
             """)
             exit(2)
