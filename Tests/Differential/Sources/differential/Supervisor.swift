@@ -100,7 +100,12 @@ struct Supervisor {
                         let index = Int(f[0])!
                         ran += 1
                         counts[f[1], default: 0] += 1
-                        if f[1].hasPrefix("DIFFERENT") { reports += 1 }
+                        if f[1].hasPrefix("DIFFERENT") {
+                            reports += 1
+                            if reports > options.maxReports {
+                                say("(not shown) seed \(seed) #\(index) case \(hex(caseSeed(seed, index))): \(f[1])")
+                            }
+                        }
                         Coverage.add(Generator.program(seed: caseSeed(seed, index)), to: &covered)
                         next = index + 1
                     }
