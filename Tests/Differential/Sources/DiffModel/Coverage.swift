@@ -26,6 +26,7 @@ public enum Coverage {
         case .actionCompleted: s.insert("completed")
         case .variadic: s.insert("init(values:_:_:)")
         case .interval, .intervalCount: s.insert("interval")
+        case .lifetimeEnded: s.formUnion(["ended", "promoteValue"])
         case .result: s.insert("init(result:)")
         case .resultThunk: s.insert("init(_:() -> Result)")
         case let .flatten(st, _, _):
@@ -124,6 +125,7 @@ public enum Coverage {
         names(p.root, into: &s)
         for b in p.bindings { s.insert("<~"); names(b.source, into: &s) }
         for t in p.taps { s.insert(["observe", "observe", "observeResult", "observeValues", "observeCompleted", "observeFailed", "observeInterrupted"][t.kind]); names(t.node, into: &s) }
+        if p.serialRuns { s.insert("SerialDisposable") }
         for f in p.pipeFactories { s.insert(["pipe", "unserializedPipe", "reentrantUnserializedPipe"][f]) }
         s.insert(["start", "start", "startWithResult", "startWithValues", "startWithCompleted", "startWithFailed", "startWithInterrupted"][p.startKind])
         for a in p.actions { s.insert("Action.init"); names(a.body, into: &s) }

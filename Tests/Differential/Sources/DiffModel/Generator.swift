@@ -81,6 +81,7 @@ public struct Generator {
         let startKind = chance(0.6) ? 0 : int(1...(ObserveKind.count - 1))
         var program = Program(neverPipes: neverPipes, properties: props, lifetimes: lifetimeCount,
                               actions: actions, root: root, steps: steps, bindings: bindings, taps: taps, startKind: startKind)
+        program.serialRuns = chance(0.2)
         if chance(0.15) { program.pipeFactories = (0..<pipeCount).map { _ in chance(0.5) ? 0 : int(1...2) } }
         return program
     }
@@ -127,7 +128,7 @@ public struct Generator {
             return .handler(id: id(), values: (0..<int(0...3)).map { _ in int(0...9) }, end: end)
         case 70..<74: return .timer(interval: int(1...3), count: int(0...4))
         case 74: return .interval(id: id(), (0..<int(0...4)).map { _ in int(0...9) }, every: int(1...3))
-        case 75: return .intervalCount(every: int(1...3))
+        case 75: return chance(0.5) ? .intervalCount(every: int(1...3)) : .lifetimeEnded(int(0...(lifetimeCount - 1)))
         case 76..<83: return .property(prop(depth: int(0...2)))
         case 83..<87: return .propertySignal(prop(depth: int(0...1)))
         default:
@@ -339,7 +340,7 @@ public struct Channels {
         case let .pipe(i), let .relay(i, _): return i
         case .values, .naturals, .value, .error, .empty, .never, .thunk, .handler, .timer: return -1
         case let .property(p), let .propertySignal(p): return max(p)
-        case .variadic, .result, .resultThunk, .interval, .intervalCount: return -1
+        case .variadic, .result, .resultThunk, .interval, .intervalCount, .lifetimeEnded: return -1
         case .apply, .actionValues, .actionErrors, .actionExecuting, .actionEnabled, .actionEvents, .actionCompleted:
             // Conservative: an action's values may come from any channel.
             return Int.max / 2

@@ -47,6 +47,7 @@ public indirect enum Node: Hashable, Sendable, Codable {
     case resultThunk(Int)                            // SignalProducer { () -> Result in … }
     case interval(id: Int, [Int], every: Int)        // SignalProducer.interval(sequence, interval:on:), pulls counted
     case intervalCount(every: Int)                   // SignalProducer.interval(_:on:)
+    case lifetimeEnded(Int)                          // SignalProducer(lifetime.ended), as Ints
     // Operators.
     case unary(Unary, Node)
     case combineLatest([Node])                       // SignalProducer.combineLatest(a, b[, c])
@@ -175,6 +176,9 @@ public struct Program: Hashable, Sendable, Codable {
     /// How pipe i is made: 0 `pipe()`, 1 `unserializedPipe()`,
     /// 2 `reentrantUnserializedPipe()` (missing entries: 0).
     public var pipeFactories: [Int] = []
+    /// Runs are held through a `SerialDisposable` (disposing it disposes
+    /// the run) instead of the disposable `start` returned.
+    public var serialRuns = false
     public init(neverPipes: [Bool], properties: [Int], lifetimes: Int, actions: [ActionSpec], root: Node, steps: [Step],
                 bindings: [Binding] = [], taps: [Tap] = [], startKind: Int = 0) {
         self.neverPipes = neverPipes; self.properties = properties; self.lifetimes = lifetimes

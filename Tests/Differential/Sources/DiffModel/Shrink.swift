@@ -33,6 +33,7 @@ func candidates(_ p: Program) -> [Program] {
     for i in p.steps.indices.reversed() {
         var q = p; q.steps.remove(at: i); out.append(q)
     }
+    if p.serialRuns { var q = p; q.serialRuns = false; out.append(q) }
     if !p.pipeFactories.isEmpty { var q = p; q.pipeFactories = []; out.append(q) }
     if p.startKind != 0 { var q = p; q.startKind = 0; out.append(q) }
     for i in p.bindings.indices.reversed() { var q = p; q.bindings.remove(at: i); out.append(q) }
@@ -123,7 +124,7 @@ func children(_ n: Node) -> [Node] {
     switch n {
     case .pipe, .relay, .values, .naturals, .value, .error, .empty, .never, .thunk, .handler, .timer,
          .property, .propertySignal, .apply, .actionValues, .actionErrors, .actionExecuting, .actionEnabled,
-         .actionEvents, .actionCompleted, .variadic, .result, .resultThunk, .interval, .intervalCount:
+         .actionEvents, .actionCompleted, .variadic, .result, .resultThunk, .interval, .intervalCount, .lifetimeEnded:
         return []
     case let .unary(_, a), let .hot(a), let .inject(a, _, _): return [a]
     case let .combineLatest(ns), let .zip(ns), let .merge(ns): return ns

@@ -83,7 +83,7 @@ struct Printer {
         let root = producer(program.root)
         emit("let root: SignalProducer<Int, TestError> = \(root)")
         emit("var runs: [Disposable] = []")
-        emit("func startRun() { let r = runs.count; out(\"> start run\\(r)\"); let d = \(observe("root", kind: program.startKind, name: "run\\(r)", isSignal: false)); out(\"< start run\\(r)\"); runs.append(d); composite.add(d); composite.add { out(\"composite run\\(r)\") } }")
+        emit("func startRun() { let r = runs.count; out(\"> start run\\(r)\"); let d = \(observe("root", kind: program.startKind, name: "run\\(r)", isSignal: false)); out(\"< start run\\(r)\"); \(program.serialRuns ? "let serial = SerialDisposable(); serial.inner = d; runs.append(serial); composite.add(serial)" : "runs.append(d); composite.add(d)"); composite.add { out(\"composite run\\(r)\") } }")
         emit("startRun()")
         var applied = 0
         for step in program.steps {
@@ -203,6 +203,7 @@ struct Printer {
         case let .actionCompleted(a): return "SignalProducer(action\(a).completed.map { _ in 0 }).promoteError(TestError.self)"
         case let .interval(id, vs, every):
             return "SignalProducer<Int, Never>.interval(Pulled(id: \(id), values: \(vs), n: 0), interval: .seconds(\(every)), on: scheduler).promoteError(TestError.self)"
+        case let .lifetimeEnded(l): return "SignalProducer(lifetime\(l).ended).promoteValue(Int.self).promoteError(TestError.self)"
         case let .intervalCount(every): return "SignalProducer<Int, Never>.interval(.seconds(\(every)), on: scheduler).promoteError(TestError.self)"
         case let .variadic(a, b, c): return "SignalProducer<Int, TestError>(values: \(a), \(b), \(c))"
         case let .result(v): return "SignalProducer<Int, TestError>(result: resultOf(\(v)))"

@@ -185,6 +185,14 @@ final class Run {
         rec.add("> start run\(r)")
         let d = start(root, kind: program.startKind, name: "run\(r)")
         rec.add("< start run\(r)")
+        if program.serialRuns {
+            let serial = SerialDisposable()
+            serial.inner = d
+            runs.append(serial)
+            composite.add(serial)
+            composite.add { rec.add("composite run\(r)") }
+            return
+        }
         runs.append(d)
         composite.add(d)
         composite.add { rec.add("composite run\(r)") }
@@ -421,6 +429,8 @@ final class Run {
         case let .interval(id, values, every):
             return SignalProducer<Int, Never>.interval(Pulled(rec: rec, id: id, values: values, from: 0), interval: .seconds(every), on: scheduler)
                 .promoteError(TestError.self)
+        case let .lifetimeEnded(l):
+            return SignalProducer(lifetimes[l].ended).promoteValue(Int.self).promoteError(TestError.self)
         case let .intervalCount(every):
             return SignalProducer<Int, Never>.interval(.seconds(every), on: scheduler).promoteError(TestError.self)
         case let .result(v): return SignalProducer(result: resultOf(v))

@@ -102,7 +102,7 @@ struct Supervisor {
                         counts[f[1], default: 0] += 1
                         if f[1].hasPrefix("DIFFERENT") {
                             reports += 1
-                            if reports > options.maxReports {
+                            if reports > options.maxReports && reports <= options.maxReports + 100 {
                                 say("(not shown) seed \(seed) #\(index) case \(hex(caseSeed(seed, index))): \(f[1])")
                             }
                         }
