@@ -102,7 +102,8 @@ struct Supervisor {
                         counts[f[1], default: 0] += 1
                         if f[1].hasPrefix("DIFFERENT") {
                             reports += 1
-                            if reports > options.maxReports && reports <= options.maxReports + 100 {
+                            // Hangs are rare and not shrunk in the child: always listed.
+                            if reports > options.maxReports && (reports <= options.maxReports + 100 || f[1].contains("hangs")) {
                                 say("(not shown) seed \(seed) #\(index) case \(hex(caseSeed(seed, index))): \(f[1])")
                             }
                         }

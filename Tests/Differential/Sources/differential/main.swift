@@ -171,10 +171,11 @@ func printReport(_ small: Program, _ r: Result, header: String) {
     say(Compare.sideBySide(rs: r.rs?.lines ?? [], flare: r.flare?.lines ?? ["(hang)"]))
 }
 
-func report(_ program: Program, caseSeed: UInt64, origin: String) {
+func report(_ program: Program, caseSeed: UInt64, origin: String, hangs: Bool) {
     currentPhase = "shrink"
     defer { currentPhase = "run" }
-    let small = shrink(program, stillFails: isNewDifference)
+    // A hang costs the timeout per candidate: shown as generated.
+    let small = hangs ? program : shrink(program, stillFails: isNewDifference)
     printReport(small, check(small), header: "\(origin): reproduce with --case \(hex(caseSeed))")
 }
 
@@ -182,7 +183,9 @@ func report(_ program: Program, caseSeed: UInt64, origin: String) {
 @MainActor func runCase(_ cs: UInt64, origin: String, reportIt: Bool) -> Outcome {
     let program = Generator.program(seed: cs)
     let result = check(program)
-    if case .different = result.outcome, reportIt { report(program, caseSeed: cs, origin: origin) }
+    if case let .different(what) = result.outcome, reportIt {
+        report(program, caseSeed: cs, origin: origin, hangs: what.contains("hangs"))
+    }
     if options.verbose {
         say("case \(hex(cs)): \(result.outcome)")
         if case .same = result.outcome {} else {
