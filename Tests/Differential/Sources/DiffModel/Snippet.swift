@@ -187,7 +187,7 @@ struct Printer {
             case .interrupted: ending = "o.sendInterrupted()"
             case .none: ending = ""
             }
-            return "SignalProducer<Int, TestError> { o, lifetime in out(\"handler h\(id) start\"); lifetime.observeEnded { out(\"handler h\(id) ended\") }; for v in \(vs) { o.send(value: v) }; \(ending) }"
+            return "SignalProducer<Int, TestError> { o, lifetime in out(\"handler h\(id) start\"); lifetime.observeEnded { out(\"handler h\(id) ended\") }; for v in \(vs) as [Int] { o.send(value: v) }; \(ending) }"
         case let .timer(interval, count):
             let t = "SignalProducer.timer(interval: .seconds(\(interval)), on: scheduler).map { Int(($0.timeIntervalSinceReferenceDate * 1000).rounded()) }.promoteError(TestError.self)"
             return count > 0 ? "\(t).take(first: \(count))" : t
