@@ -1,0 +1,1 @@
+../FlareInterpreter/Interpreter.swift
