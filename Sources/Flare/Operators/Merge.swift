@@ -3,9 +3,10 @@ extension Signal {
     ///
     /// - Values: each value of either input, once, in the order the two
     ///   inputs' deliveries reach the output's serialization point.
-    /// - `completed` once both inputs have completed.
+    /// - `completed` once both inputs have ended: an input's `interrupted`
+    ///   counts as its completion, as in ReactiveSwift (whose merge is a
+    ///   `.merge` flatten of the inputs).
     /// - `failed` at the first failure of either input.
-    /// - `interrupted` at the first interruption of either input.
     ///
     /// The output is never delivered concurrently, even when the inputs send
     /// from different threads at once. Both input observations are disposed
@@ -20,11 +21,13 @@ extension Signal {
     ///
     /// - Values: each value of any input, once, in the order the inputs'
     ///   deliveries reach the output's serialization point.
-    /// - `completed` once every input has completed. If `signals` is empty,
-    ///   the returned signal has already completed (observing it sends
-    ///   `interrupted`, as for any terminated signal).
-    /// - `failed` at the first failure of any input; `interrupted` at the
-    ///   first interruption of any input.
+    /// - `completed` once every input has ended: an input's `interrupted`
+    ///   counts as its completion, as in ReactiveSwift (whose merge is a
+    ///   `.merge` flatten of the inputs), and so does an input that had
+    ///   already terminated. If `signals` is empty, the returned signal has
+    ///   already completed (observing it sends `interrupted`, as for any
+    ///   terminated signal).
+    /// - `failed` at the first failure of any input.
     ///
     /// Input observations are disposed as soon as the output terminates, or
     /// when it has lost every observer and reference.
@@ -36,10 +39,11 @@ extension Signal {
         return _funnel({ (downstream: _HeldCore<Value, Error>) in
             let running = _DeliveryState(inputs.count)
             return { (event: Event) in
-                if case .completed = event {
+                switch event {
+                case .completed, .interrupted:
                     running.value -= 1
                     if running.value == 0 { downstream.deliverHeld(.completed) }
-                } else {
+                case .value, .failed:
                     downstream.deliverHeld(event)
                 }
             }

@@ -21,13 +21,33 @@ struct MergeOperatorTests {
         #expect(play(merged, [.b(.completed), .a(.value(1))]) == ["v1"])
     }
 
-    @Test("the first failure or interruption of either input ends the output")
+    @Test("the first failure of either input ends the output; an interruption counts as completion")
     func failureAndInterruption() {
         #expect(play(merged, [.a(.value(1)), .b(.failed(error2)), .a(.value(2)), .a(.failed(error1))])
             == ["v1", "failed(E2)"])
         #expect(play(merged, [.a(.completed), .b(.failed(error2))]) == ["failed(E2)"])
-        #expect(play(merged, [.a(.interrupted), .b(.value(1))]) == ["interrupted"])
-        #expect(play(merged, [.b(.value(1)), .a(.completed), .b(.interrupted)]) == ["v1", "interrupted"])
+        // ReactiveSwift's merge is a `.merge` flatten: an inner's
+        // `interrupted` is its completion.
+        #expect(play(merged, [.a(.interrupted), .b(.value(1))]) == ["v1"])
+        #expect(play(merged, [.b(.value(1)), .a(.completed), .b(.interrupted)]) == ["v1", "completed"])
+        #expect(play(merged, [.a(.interrupted), .b(.interrupted)]) == ["completed"])
+    }
+
+    @Test("merging a signal that has terminated: it counts as completed")
+    func terminatedInput() {
+        let (done, doneInput) = Signal<Int, Never>.pipe()
+        doneInput.sendCompleted()
+        let (live, liveInput) = Signal<Int, Never>.pipe()
+        let log = Recorder<String>()
+        Signal.merge(done, live).observe { log.append(describe($0)) }
+        liveInput.send(value: 1)
+        liveInput.sendCompleted()
+        #expect(log.items == ["v1", "completed"])
+
+        let producerLog = Recorder<String>()
+        SignalProducer.merge(SignalProducer<Int, Never>(value: 0), SignalProducer<Int, Never> { observer, _ in observer.sendInterrupted() })
+            .start { producerLog.append(describe($0)) }
+        #expect(producerLog.items == ["v0", "completed"])
     }
 
     @Test("merge of many; merge of none has already completed")
@@ -54,10 +74,10 @@ struct MergeOperatorTests {
         a.tracked(by: aWatch).merge(with: b.tracked(by: bWatch)).observe { log.append(describe($0)) }
         aInput.send(value: 1)
         #expect(aWatch.isAlive && bWatch.isAlive)
-        bInput.sendInterrupted()
+        bInput.send(error: TestError(code: 3))
         #expect(!aWatch.isAlive && !bWatch.isAlive)
         aInput.send(value: 2)
-        #expect(log.items == ["v1", "interrupted"])
+        #expect(log.items == ["v1", "failed(E3)"])
 
         let (c, cInput) = Signal<Int, Never>.pipe()
         let (d, dInput) = Signal<Int, Never>.pipe()
