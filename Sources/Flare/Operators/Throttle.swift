@@ -11,8 +11,11 @@ extension Signal {
     ///   `interval`, the output sends one value every `interval`.
     /// - If the scheduler's clock went back before the last sent date, a new
     ///   value is sent at once.
-    /// - Terminal events are forwarded at once (on `scheduler`); a value held
-    ///   at that moment is dropped.
+    /// - Terminal events are forwarded at once (on `scheduler`). A value
+    ///   held at that moment whose send was due by then (scheduled for the
+    ///   scheduler's current date or earlier, not yet run) is sent first, as
+    ///   ReactiveSwift's send, scheduled earlier, runs before its terminal
+    ///   event; a value held for later is dropped.
     ///
     /// The observation of this signal and the scheduled send are disposed
     /// when the output terminates, or when it has lost every observer and
@@ -33,6 +36,8 @@ extension Signal {
         // scheduled for it, once, as in ReactiveSwift.
         return scheduledFunnel(on: scheduler, interruptedBy: interruption, ticksInPlace: true) { (emit: _HeldCore<Value, Error>, tick: @escaping (Date) -> Void) in
             let held = _DeliveryState<Value?>(nil)
+            // When the send of `held` is scheduled.
+            let heldDue = _DeliveryState<Date?>(nil)
             let lastSent = _DeliveryState<Date?>(nil)
             let scheduled = SerialDisposable()
             emit.lifetime += scheduled
@@ -45,8 +50,12 @@ extension Signal {
                     if let lastSent = lastSent.value, lastSent <= now {
                         date = Swift.max(lastSent.addingTimeInterval(interval), now)
                     }
+                    heldDue.value = date
                     scheduled.inner = scheduler.scheduleTransferred(after: date) { tick(date) }
                 case let .first(event):
+                    if let value = held.value, let due = heldDue.value, due <= scheduler.currentDate {
+                        emit.deliverHeld(.value(value))
+                    }
                     held.value = nil
                     emit.deliverHeld(event)
                 case let .second(date):

@@ -125,6 +125,22 @@ struct TimeOperatorTests {
         #expect(log.items == ["0.0 v0", "1.0 v2", "3.000000001 v3", "3.000000002 completed"])
     }
 
+    @Test("throttle: a held value whose send is due goes before the terminal event, as in ReactiveSwift")
+    func throttleDueValueBeforeTermination() {
+        let scheduler = TestScheduler()
+        let (signal, input) = Signal<Int, TestError>.pipe()
+        let log = timeline(signal.throttle(1, on: scheduler), on: scheduler)
+        input.send(value: 1)
+        input.sendCompleted()
+        scheduler.advance()
+        #expect(log.items == ["0.0 v1", "0.0 completed"])
+
+        let producerLog = Recorder<String>()
+        SignalProducer<Int, Never>(value: 1).throttle(3, on: scheduler).start { producerLog.append(describe($0)) }
+        scheduler.advance()
+        #expect(producerLog.items == ["v1", "completed"])
+    }
+
     @Test("throttle: a value after a quiet interval is sent at once")
     func throttleQuiet() {
         let scheduler = TestScheduler()
