@@ -40,10 +40,12 @@ private final class BlockingOutcome<Value, Error: Swift.Error>: @unchecked Senda
 
 extension SignalProducer {
     /// Starts a run, blocks until it has sent `limit` values or terminated,
-    /// then disposes it.
+    /// then disposes it. The run is `take(first: limit)` of this producer,
+    /// as in ReactiveSwift: a synchronous source, whose `start` returns only
+    /// once it has sent everything, stops after `limit` values.
     private func block(keepingAtMost limit: Int) -> (values: [Value], failure: Error?) {
         let outcome = BlockingOutcome<Value, Error>()
-        let disposable = start { event in _ = outcome.record(event, keepingAtMost: limit) }
+        let disposable = take(first: limit).start { event in _ = outcome.record(event, keepingAtMost: limit) }
         let result = outcome.wait()
         disposable.dispose()
         return result

@@ -211,6 +211,18 @@ struct ProducerOnlyOperatorTests {
         #expect(SignalProducer<Int, TestError>(error: TestError(code: 2)).first() == .failure(TestError(code: 2)))
         #expect(throws: Never.self) { try values.wait().get() }
         #expect(throws: TestError(code: 3)) { try SignalProducer<Int, TestError>(error: TestError(code: 3)).wait().get() }
+        // A synchronous source stops once the answer is known, as in
+        // ReactiveSwift: first() pulls one element of an infinite sequence,
+        // single() two.
+        let pulled = Counter()
+        let naturals = SignalProducer<Int, Never>(sequence(first: 0) { $0 + 1 }.lazy.map { value -> Int in
+            pulled.increment()
+            return value
+        })
+        #expect(naturals.first() == .success(0))
+        #expect(pulled.count == 1)
+        #expect(naturals.single() == nil)
+        #expect(pulled.count == 3)
         // From another thread, later; first() disposes the run it started.
         let cleanups = Counter()
         let asynchronous = SignalProducer<Int, TestError> { observer, lifetime in
