@@ -49,7 +49,9 @@ extension SignalProducer where Value == Date, Error == Never {
 extension SignalProducer where Error == Never {
     /// A producer whose every start sends the elements of `values`, one
     /// every `interval` (the first `interval` after the start), then
-    /// completes after the last.
+    /// completes one `interval` after the last, as in ReactiveSwift: each
+    /// tick pulls the next element when it is due, and the tick that finds
+    /// none completes (an empty sequence completes after one `interval`).
     ///
     /// - Precondition: `interval` is not negative.
     public static func interval<S: Sequence>(
@@ -57,22 +59,18 @@ extension SignalProducer where Error == Never {
     ) -> SignalProducer<Value, Never> where S.Element == Value {
         flarePrecondition(interval.timeInterval >= 0, "interval(_:interval:on:) needs a non-negative interval, got \(interval)")
         return SignalProducer { observer, lifetime in
-            var iterator = values.makeIterator()
-            guard let first = iterator.next() else {
-                observer.sendCompleted()
-                return
-            }
             // The scheduler runs one action of a repeating schedule at a
             // time, so the iterator needs no lock, nor Swift's dynamic
             // exclusivity checks (`_DeliveryState`).
-            let state = _DeliveryState<(iterator: S.Iterator, pending: Value?)>((iterator, first))
+            let iterator = _DeliveryState(values.makeIterator())
             lifetime += scheduler.scheduleTransferred(
                 after: scheduler.currentDate.addingTimeInterval(interval), interval: interval, leeway: interval * 0.1
             ) {
-                guard let value = state.value.pending else { return }
-                state.value.pending = state.value.iterator.next()
-                observer.send(value: value)
-                if state.value.pending == nil { observer.sendCompleted() }
+                if let value = iterator.value.next() {
+                    observer.send(value: value)
+                } else {
+                    observer.sendCompleted()
+                }
             }
         }
     }

@@ -192,12 +192,28 @@ struct ProducerOnlyOperatorTests {
         scheduler.advance(by: 3)
         counting.dispose()
         #expect(ticks.items == ["v0", "v1", "v2", "interrupted"])
+        // As in ReactiveSwift: each element pulled when due, completion one
+        // interval after the last.
         let letters = Recorder<String>()
-        SignalProducer.interval(["a", "b"], interval: .seconds(1), on: scheduler).start { letters.append(describe($0)) }
+        let pulled = Recorder<String>()
+        let source = ["a", "b"].lazy.map { letter -> String in
+            pulled.append(letter)
+            return letter
+        }
+        SignalProducer.interval(source, interval: .seconds(1), on: scheduler).start { letters.append(describe($0)) }
+        #expect(pulled.items.isEmpty)
         scheduler.advance(by: 1)
         #expect(letters.items == ["va"])
-        scheduler.advance(by: 5)
+        #expect(pulled.items == ["a"])
+        scheduler.advance(by: 1)
+        #expect(letters.items == ["va", "vb"])
+        scheduler.advance(by: 1)
         #expect(letters.items == ["va", "vb", "completed"])
+        let none = Recorder<String>()
+        SignalProducer.interval([Int](), interval: .seconds(1), on: scheduler).start { none.append(describe($0)) }
+        #expect(none.items.isEmpty)
+        scheduler.advance(by: 1)
+        #expect(none.items == ["completed"])
     }
 
     @Test("first, single, last and wait block until the run answers")
