@@ -4,9 +4,10 @@
 # Tests/Model/waits.pml (no cycle of waits for full
 # queues: two domains feeding each other), Tests/Model/gate.pml (a
 # property's write gate and the parking spots its writers sleep on) and
-# Tests/Model/runstate.pml (the run state word of producer runs) and
+# Tests/Model/runstate.pml (the run state word of producer runs),
 # Tests/Model/flatten.pml (a flatten's node serving one inner after
-# another) with spin: every configuration below is
+# another) and Tests/Model/stack.pml (the disposable stack of a
+# CompositeDisposable and a Lifetime) with spin: every configuration below is
 # an exhaustive search (no bitstate hashing; -DCOLLAPSE only compresses), and
 # any assertion violation, invalid end state (a thread stuck forever) or
 # non-progress cycle fails the script. Prints pan's state counts.
@@ -19,7 +20,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/flare-model.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-cp "$here/flare.pml" "$here/overload.pml" "$here/waits.pml" "$here/gate.pml" "$here/pool.pml" "$here/batch.pml" "$here/runstate.pml" "$here/flatten.pml" "$work/"
+cp "$here/flare.pml" "$here/overload.pml" "$here/waits.pml" "$here/gate.pml" "$here/pool.pml" "$here/batch.pml" "$here/runstate.pml" "$here/flatten.pml" "$here/stack.pml" "$work/"
 cd "$work"
 
 status=0
@@ -74,7 +75,7 @@ caught() {
 # FLARE_MODEL=flare only flare.pml's; FLARE_MODEL=waits, FLARE_MODEL=gate,
 # FLARE_MODEL=batch only that model's, FLARE_MODEL=pool the pool's,
 # FLARE_MODEL=runstate the run state word's, FLARE_MODEL=flatten the
-# flatten node's.
+# flatten node's, FLARE_MODEL=stack the disposable stack's.
 only=${FLARE_MODEL:-all}
 if [ $# -gt 0 ]; then
     check "custom $*" "$safety" "-m200000" "$@"
@@ -257,6 +258,28 @@ for mutation in "1 -DLIVE=1" "1 -DLIVE=0" "2 -DLIVE=1" "3 -DLIVE=1" "3 -DLIVE=0"
     # shellcheck disable=SC2086
     caught "runstate: mutation $mutation" -DMUTATION=$mutation
 done
+fi
+
+# The disposable stack (stack.pml): an adder pushing and pruning, a
+# handle removing, a disposer, on a stack holding removed nodes. When
+# dispose() returns, every addition made before is disposed, oldest first;
+# no node is touched after it is released, none is lost. Each mutation (see
+# stack.pml's header) must be caught: the old take-all-then-push-back
+# pruning among them.
+if [ "$only" = all ] || [ "$only" = stack ]; then
+model=stack.pml
+check "stack: prune under a push, dispose" "$safety -w" "-m200000"
+check "stack: two prunings, a handle racing, the adder removing" \
+    "$safety -w" "-m200000" -DREMOVE=4 -DADDER_REMOVES=1 -DPRUNES=2
+check "stack: two adders, pruning while the other pushes" \
+    "$safety -w" "-m200000" -DADDERS=2 -DADDS=1 -DPRE=2 -DPRE_REMOVED=1
+check "stack: the pruner descheduled for good, a handle racing" \
+    "$safety -w" "-m200000" -DSTALL=1 -DREMOVE=2 -DPRE_REMOVED=4
+for mutation in 1 2 3 5; do
+    caught "stack: mutation $mutation" -DMUTATION=$mutation
+done
+caught "stack: mutation 4" -DMUTATION=4 -DADDERS=2 -DADDS=1 -DPRE=2 -DPRE_REMOVED=1
+caught "stack: mutation 6" -DMUTATION=6 -DSTALL=1
 fi
 
 exit $status

@@ -72,22 +72,25 @@ public final class AnyDisposable: Disposable, @unchecked Sendable {
 /// a handle that takes the addition back out without disposing it.
 ///
 /// Thread-safety: lock-free. Additions are pushed on an atomic stack; disposal
-/// seals the stack with one exchange and disposes what it took in the order
-/// of addition (first added, first disposed), as ReactiveSwift does; so a
-/// `Lifetime` runs its `observeEnded` actions in the order they were added.
-/// Removed handles are pruned by the additions: once as many nodes were
-/// pushed since the last pruning as survived it (at least 32), the next
-/// addition drops the removed ones, so a long-lived composite with many
-/// add/remove cycles stays within about twice its live additions, plus 32,
-/// at O(1) amortized per addition. A removed addition is released when it
-/// is pruned, or when the composite is disposed or released.
+/// seals the stack with one CAS and disposes what it holds in the order of
+/// addition (first added, first disposed), as ReactiveSwift does, before
+/// `dispose()` returns; so a `Lifetime` runs its `observeEnded` actions in
+/// the order they were added. Removed handles are pruned by the additions,
+/// in place (a disposal racing a pruning still finds every addition): once
+/// as many nodes were pushed since the last pruning as survived it (at
+/// least 32), the next addition unlinks the removed ones, so a long-lived
+/// composite with many add/remove cycles stays within about twice its live
+/// additions, plus 32, at O(1) amortized per addition. A removed addition
+/// is released when it is pruned, or when the composite is disposed or
+/// released.
 ///
 /// Sendable: yes; adding and disposing are lock-free from any thread.
 public final class CompositeDisposable: Disposable, @unchecked Sendable {
     private let stack = _DisposableStack()
 
-    /// Whether `dispose()` has been called. A reader that sees `true` also
-    /// sees the disposal's effects (acquire).
+    /// Whether `dispose()` has been called (as in ReactiveSwift, `true` as
+    /// soon as it is: its disposals may still be under way on the thread
+    /// that called it).
     public var isDisposed: Bool { stack.isDisposed }
 
     /// An empty composite disposable.
@@ -112,8 +115,9 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     ///
     /// - Complexity: O(1): allocates one node and pushes it with a CAS,
     ///   retried only when another thread changed the stack meanwhile.
-    ///   Disposing the returned handle is O(1), but every 32nd removal
-    ///   prunes the removed handles from the whole stack, O(n).
+    ///   Disposing the returned handle is O(1); now and then an addition
+    ///   prunes the removed handles from the whole stack, O(n), which is
+    ///   O(1) amortized per addition.
     ///
     /// - Returns: A handle whose `dispose()` removes `disposable` again
     ///   without disposing it, or `nil` if nothing was added.
@@ -129,11 +133,14 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     }
 
     /// Disposes every disposable added and not taken back out, in the order
-    /// of addition, on the first call only. Lock-free, from any thread;
-    /// later additions are disposed at once.
+    /// of addition, on the first call only, and returns once each addition
+    /// made before the call is disposed, whatever other threads are adding
+    /// meanwhile. Lock-free, from any thread: it never waits for another
+    /// thread. Later additions are disposed at once; a second call that
+    /// finds the composite disposed returns at once, as in ReactiveSwift.
     ///
-    /// - Complexity: O(n) for the n disposables added: one exchange seals
-    ///   the composite, then each is disposed.
+    /// - Complexity: O(n) for the n disposables added: one CAS seals the
+    ///   composite, then each is disposed.
     public func dispose() {
         stack.dispose()
     }

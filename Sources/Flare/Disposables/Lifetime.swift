@@ -8,27 +8,43 @@
 /// Sendable: yes; observing and ending a lifetime are safe from any thread.
 public final class Lifetime: @unchecked Sendable {
     /// What ends with the lifetime, held inline: a lifetime is one object
-    /// (a signal, and every producer start, makes one).
+    /// (a signal, and every producer start, makes one). Unused by a
+    /// lifetime made from a token, which uses `shared`'s.
     private let stack = _DisposableStack()
+
+    /// The token's own lifetime, for one made with `init(_ token:)`: its
+    /// stack holds what is added here (nil: `stack` does).
+    private let shared: Lifetime?
+
+    /// The lifetime whose stack holds this one's additions.
+    @inline(__always)
+    private var owner: Lifetime { shared ?? self }
 
     /// A lifetime that has not ended, ended by `_end()`: for the engine's
     /// signals and runs, which end it themselves (no token).
     @usableFromInline
-    init() {}
+    init() {
+        shared = nil
+    }
 
     /// A lifetime that ends when `token` is disposed or deinitialized.
     ///
-    /// The token's lifetime keeps this one until it ends.
-    public convenience init(_ token: Token) {
-        self.init()
-        _ = token.lifetime.stack.add(_LifetimeEnd(self))
+    /// As in ReactiveSwift, it shares the token's additions: what is added
+    /// through any lifetime made from one token is disposed in one order
+    /// of addition when the token ends, once, even if the lifetime it was
+    /// added through was released before. The lifetime does not retain the
+    /// token, and nothing retains it: made and dropped, it is freed at
+    /// once.
+    public init(_ token: Token) {
+        shared = token.lifetime
     }
 
     /// Ends the lifetime: disposes what was added, in the order of
-    /// addition, on the first call only.
+    /// addition, on the first call only, and returns once all of it is
+    /// disposed.
     @usableFromInline
     func _end() {
-        stack.dispose()
+        owner.stack.dispose()
     }
 
     /// A signal that completes when the lifetime ends. If the lifetime has
@@ -41,14 +57,14 @@ public final class Lifetime: @unchecked Sendable {
     }
 
     /// Whether the lifetime has ended.
-    public var hasEnded: Bool { stack.isDisposed }
+    public var hasEnded: Bool { owner.stack.isDisposed }
 
     /// Runs `action` when the lifetime ends (at once, if it has ended).
     ///
     /// - Returns: A disposable that cancels the action.
     @discardableResult
     public func observeEnded(_ action: @escaping () -> Void) -> Disposable? {
-        stack.add(AnyDisposable(action))
+        owner.stack.add(AnyDisposable(action))
     }
 
     /// Disposes `disposable` when `lifetime` ends (at once, if it has ended).
@@ -56,7 +72,7 @@ public final class Lifetime: @unchecked Sendable {
     /// - Returns: A disposable that takes `disposable` back out.
     @discardableResult
     public static func += (lifetime: Lifetime, disposable: Disposable?) -> Disposable? {
-        lifetime.stack.add(disposable)
+        lifetime.owner.stack.add(disposable)
     }
 
     /// A lifetime and the token that ends it.
