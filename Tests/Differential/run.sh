@@ -20,10 +20,11 @@ if [ ! -f "$src/Sources/Signal.swift" ]; then
     exit 2
 fi
 ln -sfn "$(cd "$src/Sources" && pwd)" "$here/ReactiveSwift"
-cd "$here"
-mkdir -p .build
-if ! swift build -c release > .build/differential-build.log 2>&1; then
-    cat .build/differential-build.log >&2
+mkdir -p "$here/.build"
+# Built in its folder; run from the caller's, so that paths given to it
+# (--open, --write-open) are the caller's.
+if ! (cd "$here" && swift build -c release > .build/differential-build.log 2>&1); then
+    cat "$here/.build/differential-build.log" >&2
     exit 1
 fi
-exec .build/release/differential --coverage "$root/Sources/Flare" --rs-sources "$here/ReactiveSwift" "$@"
+exec "$here/.build/release/differential" --coverage "$root/Sources/Flare" --rs-sources "$here/ReactiveSwift" "$@"

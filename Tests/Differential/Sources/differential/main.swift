@@ -16,6 +16,18 @@ struct Options {
     var coverageRoot: String?
     var rsSources: String?
     var maxReports = 20
+    /// Cases known to differ, being fixed (`--open FILE`): counted, not
+    /// reported, not a failure. Fixed seeds and counts make them the same
+    /// cases at every run of the same generator.
+    var open: Set<UInt64> = []
+    var openPath: String?
+    /// Where to write the cases that differed (`--write-open FILE`), the
+    /// listed ones included: the open list after a change of generator.
+    var writeOpen: String?
+    /// Report differences, exit 0 (`--report-only`): for a seed whose cases
+    /// the open list cannot name (one from the clock) while the list is
+    /// not empty.
+    var reportOnly = false
     // Internal: a child process runs cases from..<count of seeds[0] until
     // `deadline` and records each outcome in `child` (see Supervisor).
     var child: String?
@@ -52,6 +64,16 @@ func parse() -> Options {
         case "--coverage": o.coverageRoot = value(a)
         case "--rs-sources": o.rsSources = value(a)
         case "--max-reports": o.maxReports = Int(value(a))!
+        case "--open":
+            let path = value(a)
+            o.openPath = path
+            let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? { fatalError("cannot read \(path)") }()
+            for line in text.split(separator: "\n") {
+                let word = line.split(separator: " ").first.map(String.init) ?? ""
+                if word.hasPrefix("0x") { o.open.insert(number(word)) }
+            }
+        case "--write-open": o.writeOpen = value(a)
+        case "--report-only": o.reportOnly = true
         case "--child": o.child = value(a)
         case "--from": o.from = Int(value(a))!
         case "--deadline": o.deadline = Double(value(a))!
@@ -60,6 +82,7 @@ func parse() -> Options {
             say("""
             usage: differential [--seed N]... [--time-seed] [--count N] [--budget SECONDS]
                                 [--max-reports N] [--coverage FLARE_SOURCES [--rs-sources RS_SOURCES]]
+                                [--open FILE] [--write-open FILE] [--report-only]
                    differential --case 0xCASE... [--verbose | --print]
             """)
             exit(2)
@@ -183,7 +206,7 @@ func report(_ program: Program, caseSeed: UInt64, origin: String, hangs: Bool) {
 @MainActor func runCase(_ cs: UInt64, origin: String, reportIt: Bool) -> Outcome {
     let program = Generator.program(seed: cs)
     let result = check(program)
-    if case let .different(what) = result.outcome, reportIt {
+    if case let .different(what) = result.outcome, reportIt, !options.open.contains(cs) {
         report(program, caseSeed: cs, origin: origin, hangs: what.contains("hangs"))
     }
     if options.verbose {
