@@ -125,7 +125,25 @@ struct StopCase: Sendable, CustomTestStringConvertible {
 
     enum Failure: Error { case failed }
 
-    static let all: [StopCase] = [
+    static let all: [StopCase] = cases + flattens
+
+    /// `take(during:)` of a flatten of every strategy over the upstream. A
+    /// flatten's interruption reaches its running inner at the inner's next
+    /// event, on the thread that runs it (the engine's state is its
+    /// delivery's own): one element more than ReactiveSwift pulls.
+    static let flattens: [StopCase] = [
+        ("concat", FlattenStrategy.concat), ("merge", .merge), ("concurrent(limit: 2)", .concurrent(limit: 2)),
+        ("race", .race), ("throttle", .throttle), ("latest", .latest),
+    ].map { name, strategy in
+        StopCase(name: "take(during:) of a flatMap(\(name))", crossThread: true, after: [], terminal: "completed", slack: 1) {
+            upstream, trigger in
+            let (lifetime, token) = Lifetime.make()
+            trigger.fire = { token.dispose() }
+            return SignalProducer([1, 2]).flatMap(strategy) { _ in upstream }.take(during: lifetime)
+        }
+    }
+
+    static let cases: [StopCase] = [
         StopCase(name: "take(during:)", crossThread: true, after: [], terminal: "completed") { upstream, trigger in
             let (lifetime, token) = Lifetime.make()
             trigger.fire = { token.dispose() }
@@ -178,15 +196,6 @@ struct StopCase: Sendable, CustomTestStringConvertible {
             trigger.fire = { token.dispose() }
             return upstream.start(on: ImmediateScheduler()).take(during: lifetime)
         },
-        // A flatten's interruption reaches its running inner at the inner's
-        // next event, on the thread that runs it (the engine's state is its
-        // delivery's own): one element more than ReactiveSwift pulls.
-        StopCase(name: "take(during:) of a flatMap(.concat)", crossThread: true, after: [], terminal: "completed", slack: 1) {
-            upstream, trigger in
-            let (lifetime, token) = Lifetime.make()
-            trigger.fire = { token.dispose() }
-            return SignalProducer([1, 2]).flatMap(.concat) { _ in upstream }.take(during: lifetime)
-        },
         StopCase(name: "zip, the other input failing", crossThread: true, after: [], terminal: "failed") { upstream, trigger in
             let (signal, input) = Signal<Int, Failure>.pipe()
             trigger.fire = { input.send(error: .failed) }
@@ -205,41 +214,6 @@ struct StopCase: Sendable, CustomTestStringConvertible {
             let sampler = upstream.flatMapError { _ in SignalProducer<Int, Never>.empty }
             return SignalProducer<Int, Failure>.never.prefix(value: 0).sample(with: sampler).map { $0.1 }
                 .take(during: lifetime)
-        },
-        StopCase(
-            name: "take(during:) of a flatMap(merge)", crossThread: true, after: [], terminal: "completed", slack: 1
-        ) { upstream, trigger in
-            let (lifetime, token) = Lifetime.make()
-            trigger.fire = { token.dispose() }
-            return SignalProducer([1, 2]).flatMap(.merge) { _ in upstream }.take(during: lifetime)
-        },
-        StopCase(
-            name: "take(during:) of a flatMap(concurrent(limit: 2))", crossThread: true, after: [], terminal: "completed", slack: 1
-        ) { upstream, trigger in
-            let (lifetime, token) = Lifetime.make()
-            trigger.fire = { token.dispose() }
-            return SignalProducer([1, 2]).flatMap(.concurrent(limit: 2)) { _ in upstream }.take(during: lifetime)
-        },
-        StopCase(
-            name: "take(during:) of a flatMap(race)", crossThread: true, after: [], terminal: "completed", slack: 1
-        ) { upstream, trigger in
-            let (lifetime, token) = Lifetime.make()
-            trigger.fire = { token.dispose() }
-            return SignalProducer([1, 2]).flatMap(.race) { _ in upstream }.take(during: lifetime)
-        },
-        StopCase(
-            name: "take(during:) of a flatMap(throttle)", crossThread: true, after: [], terminal: "completed", slack: 1
-        ) { upstream, trigger in
-            let (lifetime, token) = Lifetime.make()
-            trigger.fire = { token.dispose() }
-            return SignalProducer([1, 2]).flatMap(.throttle) { _ in upstream }.take(during: lifetime)
-        },
-        StopCase(
-            name: "take(during:) of a flatMap(latest)", crossThread: true, after: [], terminal: "completed", slack: 1
-        ) { upstream, trigger in
-            let (lifetime, token) = Lifetime.make()
-            trigger.fire = { token.dispose() }
-            return SignalProducer([1, 2]).flatMap(.latest) { _ in upstream }.take(during: lifetime)
         },
         StopCase(name: "start(on:), ended by take(first:)", crossThread: false, after: [], terminal: "completed") {
             upstream, _ in upstream.start(on: ImmediateScheduler()).take(first: StopCase.endAfter)
