@@ -24,6 +24,42 @@ final class _ActionOutput<T> {
     }
 }
 
+/// One `_ActionOutput`, made on first use: whoever loads it reads its
+/// fields, so the load acquires and the store releases (the CAS that
+/// publishes it). `AtomicLazyReference` promises no acquiring load, and
+/// ThreadSanitizer reports the read of a field of what it returned as a
+/// race with the initializer on another thread.
+@usableFromInline
+struct _LazyActionOutput<T>: ~Copyable {
+    @usableFromInline
+    let storage = Atomic<Unmanaged<_ActionOutput<T>>?>(nil)
+
+    @inlinable
+    init() {}
+
+    deinit {
+        storage.load(ordering: .acquiring)?.release()
+    }
+
+    /// The output, if made.
+    @inlinable
+    func load() -> _ActionOutput<T>? {
+        storage.load(ordering: .acquiring)?.takeUnretainedValue()
+    }
+
+    /// The output, made now unless another thread made it first (then that
+    /// one, and `made` is dropped).
+    @inlinable
+    func storeIfNil(_ made: _ActionOutput<T>) -> _ActionOutput<T> {
+        let retained = Unmanaged.passRetained(made)
+        let (exchanged, current) = storage.compareExchange(
+            expected: nil, desired: retained, ordering: .acquiringAndReleasing)
+        if exchanged { return made }
+        retained.release()
+        return current.unsafelyUnwrapped.takeUnretainedValue()
+    }
+}
+
 /// An `Action`'s `values`, `errors` and `completed`, each made on first use,
 /// and heard before the observers of `events`, as in ReactiveSwift (which
 /// derives them from `events` when the action is made, so that they are its
@@ -40,13 +76,13 @@ final class _ActionOutput<T> {
 @usableFromInline
 final class _ActionOutputs<Output, Error: Swift.Error> {
     @usableFromInline
-    let values = AtomicLazyReference<_ActionOutput<Output>>()
+    let values = _LazyActionOutput<Output>()
 
     @usableFromInline
-    let errors = AtomicLazyReference<_ActionOutput<Error>>()
+    let errors = _LazyActionOutput<Error>()
 
     @usableFromInline
-    let completed = AtomicLazyReference<_ActionOutput<Void>>()
+    let completed = _LazyActionOutput<Void>()
 
     @inlinable
     init() {}
