@@ -346,7 +346,10 @@ struct FlattenDisposalOrderTests {
             for (index, pipe) in pipes.enumerated() {
                 outerInput.send(value: pipe.output.producer.on(interrupted: { log.append("inner \(index) interrupted") }))
             }
-            pipes[winner].input.send(value: 10)
+            // The outer's input lives until here: released, it would
+            // interrupt the outer (as in ReactiveSwift), and an optimized
+            // build releases it after its last use.
+            withExtendedLifetime(outerInput) { pipes[winner].input.send(value: 10) }
             let losers = (0..<4).filter { $0 != winner }.map { "inner \($0) interrupted" }
             #expect(log.items == losers + ["output v10"], "winner \(winner)")
         }
