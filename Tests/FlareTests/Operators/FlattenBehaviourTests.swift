@@ -346,12 +346,14 @@ struct FlattenDisposalOrderTests {
             for (index, pipe) in pipes.enumerated() {
                 outerInput.send(value: pipe.output.producer.on(interrupted: { log.append("inner \(index) interrupted") }))
             }
-            // The outer's input lives until here: released, it would
-            // interrupt the outer (as in ReactiveSwift), and an optimized
+            // The outer's input lives until the log is read: released, it
+            // interrupts the outer (as in ReactiveSwift), and an optimized
             // build releases it after its last use.
-            withExtendedLifetime(outerInput) { pipes[winner].input.send(value: 10) }
-            let losers = (0..<4).filter { $0 != winner }.map { "inner \($0) interrupted" }
-            #expect(log.items == losers + ["output v10"], "winner \(winner)")
+            withExtendedLifetime(outerInput) {
+                pipes[winner].input.send(value: 10)
+                let losers = (0..<4).filter { $0 != winner }.map { "inner \($0) interrupted" }
+                #expect(log.items == losers + ["output v10"], "winner \(winner)")
+            }
         }
     }
 }
