@@ -252,6 +252,20 @@ final class _ReplayState<Value, Error: Swift.Error>: @unchecked Sendable {
         return snapshot
     }
 
+    /// Drops a snapshot under the gate. The snapshot shares the buffer's
+    /// storage, which the holder appends to in place once it is the only
+    /// owner again (its uniqueness check reads the reference count that
+    /// this drop decrements): passing through the gate after the last read
+    /// of the snapshot makes that read happen before the holder's next
+    /// write, in terms ThreadSanitizer sees too (it does not see the
+    /// runtime's reference count).
+    @inlinable
+    func release(_ snapshot: consuming _ReplaySnapshot<Value, Error>) {
+        gate.enter("replayLazily")
+        _ = consume snapshot
+        gate.leave()
+    }
+
     /// The attach of a run started on another thread, whose starter
     /// replays its snapshot through the run's buffer: sends it what was
     /// recorded since the snapshot, then attaches it to the live events
@@ -398,6 +412,7 @@ final class _ReplayDomain<Value, Error: Swift.Error>: _RelayHub, @unchecked Send
                 buffer.send(terminal)
             }
         }
+        state.release(snapshot)
         if !relay.endStart(), !ended {
             buffer.send(.interrupted)
             detach(relay)
