@@ -177,14 +177,7 @@ extension SignalProducer {
         let context = _LogContext(
             identifier: identifier, events: events, fileName: fileName, functionName: functionName,
             lineNumber: lineNumber, logger: logger)
-        let lifted = _lift(_SideEffectsOperator.logging(context))
-        let starting = context.report(.starting)
-        let started = context.report(.started)
-        guard starting != nil || started != nil else { return lifted }
-        return SignalProducer { observer, lifetime in
-            starting?()
-            lifted._start(observer, during: lifetime)
-            started?()
-        }
+        return _lift(_SideEffectsOperator.logging(context))
+            ._withStartHooks(starting: context.report(.starting), started: context.report(.started))
     }
 }

@@ -94,12 +94,22 @@ extension SignalProducer {
         let lifted = _lift(_SideEffectsOperator(
             event: event, failed: failed, completed: completed, interrupted: interrupted,
             terminated: terminated, disposed: disposed, value: value))
-        guard starting != nil || started != nil else { return lifted }
-        // No link of its own: hooks the run calls around its source's start.
+        return lifted._withStartHooks(starting: starting, started: started)
+    }
+
+    /// This producer, with `starting` called at each start right before its
+    /// source starts and `started` right after the source's start returned
+    /// (neither if the run was disposed before it started). No link of its
+    /// own: hooks the run calls around its source's start, so that every
+    /// event, the interruption of a disposed run included, reaches the
+    /// links of this producer in chain order, as in ReactiveSwift.
+    @inlinable
+    func _withStartHooks(starting: (() -> Void)?, started: (() -> Void)?) -> SignalProducer<Value, Error> {
+        guard starting != nil || started != nil else { return self }
         let (onStarting, onStarted) = (starting ?? {}, started ?? {})
-        return SignalProducer(_depth: lifted._depth, makeRunObject: lifted._makeRunObject) { run, sink in
+        return SignalProducer(_depth: _depth, makeRunObject: _makeRunObject) { run, sink in
             run.addStartHooks(starting: onStarting, started: onStarted)
-            lifted._attach(run, sink)
+            self._attach(run, sink)
         }
     }
 }

@@ -221,6 +221,24 @@ struct TransformOperatorTests {
         #expect(chosen.items == ["[two] value 2", "[two] started"])
     }
 
+    @Test("a disposed producer run: logEvents reports the interruption before the observer receives it, then disposed, as ReactiveSwift")
+    func logEventsOfADisposedRun() {
+        let (signal, input) = Signal<Int, TestError>.pipe()
+        let lines = Recorder<String>()
+        let run = SignalProducer(signal)
+            .logEvents(identifier: "L") { identifier, event, _, _, _ in lines.append("[\(identifier)] \(event)") }
+            .start { lines.append("observer \(describe($0))") }
+        input.send(value: 1)
+        run.dispose()
+        // ReactiveSwift 7.2.1's log: the interruption travels from the
+        // source through the logging step to the observer.
+        #expect(lines.items == [
+            "[L] starting", "[L] started", "[L] value 1", "observer v1",
+            "[L] interrupted", "[L] terminated", "observer interrupted", "[L] disposed",
+        ])
+        withExtendedLifetime(input) {}
+    }
+
     @Test("logEvents reports a Void value as \"value\", with no payload, as ReactiveSwift's EventLogger does")
     func logEventsOfVoid() {
         func logged<V>(_ type: V.Type, _ send: (Signal<V, TestError>.Observer) -> Void) -> [String] {
