@@ -81,9 +81,12 @@ extension Signal {
     /// The engine of every flatten and flatMap of a signal: each value is
     /// turned into an inner producer by `transform` and flattened by
     /// `strategy`.
+    ///
+    /// - Parameter made: Receives the engine (`SignalProducer._flattening`).
     @inlinable
     func _flattening<Inner>(
-        _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> SignalProducer<Inner, Error>
+        _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> SignalProducer<Inner, Error>,
+        made receive: (_FlattenEngine<Value, Inner, Error>) -> Void = { _ in }
     ) -> Signal<Inner, Error> {
         var made: _FlattenEngine<Value, Inner, Error>?
         return _funnel(withCore: { (downstream: _HeldCore<Inner, Error>, input: Signal<_FlattenTag<Value, Inner, Error>, Never>.Observer,
@@ -93,6 +96,7 @@ extension Signal {
             return { engine.handle($0) }
         }, connect: { input, observations in
             let engine = made.unsafelyUnwrapped
+            receive(engine)
             // Runs once the internal signal has closed: every inner still
             // running is disposed, whatever ended the output.
             observations += { engine.disposeAll() }
@@ -104,10 +108,30 @@ extension Signal {
 extension SignalProducer {
     /// The engine of every flatten and flatMap of a producer: each run
     /// flattens a run of this producer (see `Signal._flattening(_:_:)`).
+    ///
+    /// When a run ends (its output ended, or it was disposed), its inner
+    /// runs and this producer's run are disposed in ReactiveSwift's order:
+    /// `latest`, `race` and `throttle` the inner runs first, then this
+    /// producer's run; `merge`, `concat` and `concurrent` this producer's
+    /// run first, then the inner runs, in the order they started. Ended on
+    /// the thread that runs a synchronous inner (from inside its delivery),
+    /// the inner stops before its next element (`disposeAllHeld`).
     @inlinable
     func _flattening<Inner>(
         _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> SignalProducer<Inner, Error>
     ) -> SignalProducer<Inner, Error> {
-        lift { $0._flattening(strategy, transform) }
+        let innersFirst: Bool
+        if case .concurrent = strategy._kind { innersFirst = false } else { innersFirst = true }
+        return SignalProducer<Inner, Error> { observer, lifetime in
+            self.startWithSignal { (signal: Signal<Value, Error>, interrupter: Disposable) -> Void in
+                if !innersFirst { lifetime += interrupter }
+                var made: _FlattenEngine<Value, Inner, Error>?
+                let output = signal._flattening(strategy, transform) { made = $0 }
+                let engine = made.unsafelyUnwrapped
+                lifetime.observeEnded { engine.disposeAllHeld() }
+                lifetime += output.observe(observer)
+                if innersFirst { lifetime += interrupter }
+            }
+        }
     }
 }

@@ -285,19 +285,22 @@ struct FlattenDisposalOrderTests {
         return log.items
     }
 
-    @Test("disposing a merge, concurrent(limit:) or race run interrupts the output, then the inners in start order")
+    @Test("disposing a flatten's run interrupts the output, then the outer and inners in ReactiveSwift's order")
     func producerRunDisposal() {
         let inners = (0..<3).map { "inner \($0) interrupted" }
         // ReactiveSwift 7.2.1's logs (`concurrent` adds the outer's run to
         // the lifetime before any inner).
         #expect(Self.disposeRun(.merge, count: 3) == ["output interrupted", "outer interrupted"] + inners)
         #expect(Self.disposeRun(.concurrent(limit: 3), count: 3) == ["output interrupted", "outer interrupted"] + inners)
-        // `race` adds its inners' composite to the lifetime first, so
-        // ReactiveSwift interrupts the outer run after them; Flare before
-        // (the outer is upstream of the flatten in the run's chain).
-        let race = Self.disposeRun(.race, count: 3)
-        #expect(race.first == "output interrupted")
-        #expect(race.filter { $0.hasPrefix("inner") } == inners)
+        // `race`, `latest` and `throttle` add their inners' disposable to
+        // the lifetime first, so ReactiveSwift interrupts the outer run
+        // after them.
+        #expect(Self.disposeRun(.race, count: 3) == ["output interrupted"] + inners + ["outer interrupted"])
+        // `latest` interrupted inners 0 and 1 when it switched.
+        #expect(Self.disposeRun(.latest, count: 3) == [
+            "inner 0 interrupted", "inner 1 interrupted", "output interrupted", "inner 2 interrupted", "outer interrupted",
+        ])
+        #expect(Self.disposeRun(.throttle, count: 3) == ["output interrupted", "inner 0 interrupted", "outer interrupted"])
     }
 
     @Test("a signal flatten whose observation is disposed disposes its inners in start order")

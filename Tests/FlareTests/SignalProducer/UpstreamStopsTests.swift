@@ -127,15 +127,14 @@ struct StopCase: Sendable, CustomTestStringConvertible {
 
     static let all: [StopCase] = cases + flattens
 
-    /// `take(during:)` of a flatten of every strategy over the upstream. A
-    /// flatten's interruption reaches its running inner at the inner's next
-    /// event, on the thread that runs it (the engine's state is its
-    /// delivery's own): one element more than ReactiveSwift pulls.
+    /// `take(during:)` of a flatten of every strategy over the upstream:
+    /// ended on the thread that runs the inner, the flatten disposes its
+    /// inner before the inner's next element, as ReactiveSwift does.
     static let flattens: [StopCase] = [
         ("concat", FlattenStrategy.concat), ("merge", .merge), ("concurrent(limit: 2)", .concurrent(limit: 2)),
         ("race", .race), ("throttle", .throttle), ("latest", .latest),
     ].map { name, strategy in
-        StopCase(name: "take(during:) of a flatMap(\(name))", crossThread: true, after: [], terminal: "completed", slack: 1) {
+        StopCase(name: "take(during:) of a flatMap(\(name))", crossThread: true, after: [], terminal: "completed") {
             upstream, trigger in
             let (lifetime, token) = Lifetime.make()
             trigger.fire = { token.dispose() }

@@ -147,6 +147,9 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
     @inlinable
     func outerValue(_ value: Outer) {
         let producer = transform(value)
+        // `transform` is user code: it may have ended the output
+        // (`disposeAllHeld`).
+        guard !isTerminated else { return }
         switch kind {
         case .concurrent:
             if activeCount < limit {
@@ -226,7 +229,9 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
         while let older = node.next { node = older }
         while true {
             let newer = node.previous
-            if node !== kept { drop(node) }
+            // A disposal runs user code, which may have dropped every inner
+            // (`disposeAllHeld`): the nodes left are then unlinked.
+            if node !== kept, node.isActive { drop(node) }
             guard let newer else { return }
             node = newer
         }
@@ -239,6 +244,9 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
     /// (the output ended by one of its events) is disposed.
     @inlinable
     func start(_ producer: SignalProducer<U, E>) {
+        // A step before it ran user code (a disposal dropping an inner, the
+        // transform) that may have ended the output (`disposeAllHeld`).
+        guard !isTerminated else { return }
         let node = reusableNode() ?? Inner(engine: self)
         node.isActive = true
         // The old head moves into the node (`take`: no retain, no release).
@@ -332,7 +340,29 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
         deliveringDirectly = true
         if !isTerminated, node.isActive { innerEvent(event, of: node) }
         deliveringDirectly = false
+        // What the delivery queued behind the current event (a send from
+        // the output's observer into the outer or another input) is
+        // delivered now, in place, as it would be before the inner's next
+        // event (`queueStartingEvent`): an inner it drops, or an end of the
+        // output, then stops the inner before its next element, not after
+        // it, as in ReactiveSwift.
+        if flare_serial_peek(serial) != UInt(FLARE_SERIAL_BUSY) || funnelCore.holdsTakenEvents, mayHandle(node) {
+            _ = drainQueuedInPlace()
+            if !mayHandle(node) { node.run?.dispose() }
+        }
         return true
+    }
+
+    /// Delivers in place what is queued on the internal signal's word, up to
+    /// what would end it (see `queueStartingEvent`); returns whether the
+    /// queue was emptied.
+    @inlinable
+    func drainQueuedInPlace() -> Bool {
+        let engineObserver = UnsafeRawPointer(Unmanaged.passUnretained(funnelCore).toOpaque())
+        drainingInPlace = true
+        let emptied = funnelCore.drainInPlace(keeping: engineObserver)
+        drainingInPlace = false
+        return emptied
     }
 
     /// An event of the inner being started that `deliverDirectly` could not
@@ -378,14 +408,9 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
     @inline(never)
     func queueStartingEvent(_ event: Signal<U, E>.Event, of node: Inner) {
         if !deliveringDirectly, !drainingInPlace, mayHandle(node) {
-            let engineObserver = UnsafeRawPointer(Unmanaged.passUnretained(funnelCore).toOpaque())
             // Until the event can be handed over: another thread may queue
             // more behind the current event while this one delivers.
-            while true {
-                drainingInPlace = true
-                let emptied = funnelCore.drainInPlace(keeping: engineObserver)
-                drainingInPlace = false
-                if !emptied { break }
+            while drainQueuedInPlace() {
                 if deliverDirectly(event, of: node) { return }
             }
         }
@@ -484,6 +509,26 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
     /// Disposes every active inner run, oldest first (`dropAll`), and
     /// forgets the waiting ones and the spare nodes (which hold the engine).
     /// Each run is disposed once: it leaves the list first.
+    /// `disposeAll`, at once, if this thread holds the internal signal's
+    /// word, else nothing. Called when the run of a flatten's producer
+    /// ends (`SignalProducer._flattening`): its output ended or it was
+    /// disposed, maybe from inside one of the engine's steps lower on this
+    /// thread's stack (an inner's synchronous start, a delivery of the
+    /// output). The internal signal's own end, which disposes the inners
+    /// too, is queued behind that step: a synchronous inner would run on
+    /// until it returns, for ever if it never ends. Disposing the inners
+    /// here stops a synchronous inner before its next element, as in
+    /// ReactiveSwift. Holding the word, this thread is the only one that
+    /// touches the engine, and every step that calls out (user code, a
+    /// delivery, a disposal) checks `isTerminated` or the node's
+    /// `isActive` when it returns. On another thread the word's holder
+    /// handles the internal signal's end after the event it delivers.
+    @usableFromInline
+    func disposeAllHeld() {
+        guard flare_serial_held_by_caller(serial) else { return }
+        disposeAll()
+    }
+
     @usableFromInline
     func disposeAll() {
         isTerminated = true
