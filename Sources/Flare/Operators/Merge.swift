@@ -80,14 +80,19 @@ extension SignalProducer {
         SignalProducer.merge([self, other.producer])
     }
 
-    /// `Signal.merge(_:)` of one run of each producer, started in order.
-    /// With no producer, the runs complete at once.
+    /// One run of each producer, started in order, every value as it
+    /// arrives: `flatten(.merge)` of the producers. Each run starts once
+    /// the ones before it have returned from their start; once the output
+    /// has ended (an input failed while starting), the later producers are
+    /// not started at all, as in ReactiveSwift. Disposing a run interrupts
+    /// every input's run, in the order they started. With no producer, the
+    /// runs complete at once.
     @inlinable
     public static func merge<Seq: Sequence>(_ producers: Seq) -> SignalProducer<Value, Error>
     where Seq.Element: SignalProducerConvertible, Seq.Element.Value == Value, Seq.Element.Error == Error {
         let inputs = producers.map(\.producer)
         guard !inputs.isEmpty else { return .empty }
-        return _startingTogether(inputs) { Signal.merge($0) }
+        return SignalProducer<SignalProducer<Value, Error>, Error>(inputs).flatten(.merge)
     }
 }
 

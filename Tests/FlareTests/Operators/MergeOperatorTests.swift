@@ -88,6 +88,24 @@ struct MergeOperatorTests {
         withExtendedLifetime((cInput, dInput)) {}
     }
 
+    @Test("merged producers start in order, each once the one before returned; an output ended while starting starts no more")
+    func producersStartLazily() {
+        let log = Recorder<String>()
+        func input(_ name: String, _ events: [Signal<Int, TestError>.Event]) -> SignalProducer<Int, TestError> {
+            SignalProducer { observer, _ in
+                log.append("\(name) starts")
+                for event in events { observer.send(event) }
+            }
+            .on(interrupted: { log.append("\(name) interrupted") })
+        }
+        SignalProducer.merge(input("a", [.value(1)]), input("b", [.failed(TestError(code: 2))]), input("c", [.value(3)]))
+            .start { log.append("output \(describe($0))") }
+        // ReactiveSwift 7.2.1 (a flatten of the producers): `c` is never
+        // made, so neither started nor interrupted; `a` is interrupted by
+        // the failure.
+        #expect(log.items == ["a starts", "output v1", "b starts", "output failed(E2)", "a interrupted"])
+    }
+
     @Test("two inputs sending from two threads: every value once, per-input order, serialized")
     func stress() {
         let (a, aInput) = Signal<Int, Never>.pipe()
