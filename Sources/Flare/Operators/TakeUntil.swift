@@ -75,8 +75,10 @@ extension Signal {
     ///
     /// - Before the trigger fires, values of this signal are dropped.
     /// - A value or `completed` of `trigger` starts forwarding; an
-    ///   `interrupted` of `trigger` is ignored: the output then stays silent,
-    ///   without a terminal event, even after this signal terminates.
+    ///   `interrupted` of `trigger` before it fired interrupts the output,
+    ///   which nothing could start forwarding any more (ReactiveSwift's
+    ///   output is interrupted when the trigger's observation, the only
+    ///   holder of its observer, goes).
     /// - After the trigger fires, every event of this signal passes through,
     ///   its terminal event included.
     /// - If this signal terminated before the trigger fired, the output sends
@@ -105,8 +107,8 @@ extension Signal {
                     triggered.value = true
                     triggerObservation.dispose()
                     if sourceTerminated.value { downstream.deliverHeld(.interrupted) }
-                case .second:
-                    break
+                case .second(.interrupted):
+                    if !triggered.value { downstream.deliverHeld(.interrupted) }
                 }
             }
         }

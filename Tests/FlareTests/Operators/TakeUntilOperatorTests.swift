@@ -150,10 +150,14 @@ struct TakeUntilOperatorTests {
         #expect(play({ $0.skip(until: $1) }, [.b(.value(())), .a(.interrupted)] as [T]) == ["interrupted"])
     }
 
-    @Test("skip(until:): the trigger's interruption keeps the output silent, even after the source ends")
+    @Test("skip(until:): the trigger's interruption before it fired interrupts the output, as in ReactiveSwift")
     func skipUntilInterruptedTrigger() {
-        #expect(play({ $0.skip(until: $1) }, [.b(.interrupted), .a(.value(1)), .a(.completed)] as [T]) == [])
-        #expect(play({ $0.skip(until: $1) }, [.a(.completed), .b(.interrupted)] as [T]) == [])
+        // ReactiveSwift 7.2.1: the trigger's observation holds the output's
+        // only observer; released with the trigger's end, it interrupts.
+        #expect(play({ $0.skip(until: $1) }, [.b(.interrupted), .a(.value(1)), .a(.completed)] as [T]) == ["interrupted"])
+        #expect(play({ $0.skip(until: $1) }, [.a(.completed), .b(.interrupted)] as [T]) == ["interrupted"])
+        // Once fired, the trigger is no longer observed.
+        #expect(play({ $0.skip(until: $1) }, [.b(.value(())), .b(.interrupted), .a(.value(1))] as [T]) == ["v1"])
     }
 
     @Test("skip(until:): a source that ended before the trigger interrupts the output when it fires")
