@@ -239,6 +239,20 @@ struct TransformOperatorTests {
         withExtendedLifetime(input) {}
     }
 
+    @Test("an input that zip stops observing is interrupted: its hooks hear interrupted and terminated, then disposed (a deliberate difference)")
+    func detachedInputHooks() {
+        let (signal, input) = Signal<Int, TestError>.pipe()
+        let lines = Recorder<String>()
+        let hooked = SignalProducer(signal).on(
+            interrupted: { lines.append("interrupted") }, terminated: { lines.append("terminated") },
+            disposed: { lines.append("disposed") })
+        SignalProducer.zip(SignalProducer<Int, TestError>.empty, hooked).start { lines.append("output \(describe($0))") }
+        // ReactiveSwift 7.2.1 logs "output completed", "disposed": it
+        // detaches the hooks without an event (docs/Differences.md).
+        #expect(lines.items == ["output completed", "interrupted", "terminated", "disposed"])
+        withExtendedLifetime(input) {}
+    }
+
     @Test("logEvents reports a Void value as \"value\", with no payload, as ReactiveSwift's EventLogger does")
     func logEventsOfVoid() {
         func logged<V>(_ type: V.Type, _ send: (Signal<V, TestError>.Observer) -> Void) -> [String] {

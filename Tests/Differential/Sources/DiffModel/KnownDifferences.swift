@@ -10,23 +10,47 @@ public enum KnownDifferences {
     }
 
     public static let entries: [Entry] = [
-        // Being fixed (issue 44): after take(until:)/take(during:) ends its
-        // output, a synchronous upstream or trigger is still pulled (to its
-        // end, or without end). Recognised when the traces differ only in
-        // Flare's extra pulls (and a runaway).
-        Entry(name: "being fixed: synchronous source pulled on after take(until:)/take(during:) ended") { program, rs, flare in
-            guard mentions(program, ["takeUntil(", "takeDuring(", "takeUntilReplacement("]) else { return false }
-            let rsRest = rs.lines.filter { !isPull($0) }
-            if flare.runaway {
-                // Everything Flare did before the runaway, pulls aside, is
-                // what ReactiveSwift did.
-                let before = flare.lines.prefix { !$0.hasPrefix("RUNAWAY") }.filter { !isPull($0) }
-                return rsRest.starts(with: before)
+        // Deliberate (README, "How Flare differs": a detached input's hooks
+        // hear its interruption). When an operator stops observing one of
+        // its inputs before that input ended (zip, combineLatest, a flatten
+        // or take(until:) ending), ReactiveSwift detaches the input's
+        // `on(...)`/`logEvents` steps silently: only `disposed` runs.
+        // Flare interrupts the input's run, so those steps also report
+        // `interrupted` and `terminated` before `disposed`. Recognised when
+        // the traces are equal once those reports are taken out of both,
+        // Flare has more of them, and every hook with an extra one reports
+        // `disposed` in both.
+        Entry(name: "deliberate: a detached input's hooks hear its interruption") { _, rs, flare in
+            let rsExtra = rs.lines.filter(isInterruptionReport)
+            let flareExtra = flare.lines.filter(isInterruptionReport)
+            guard flareExtra.count > rsExtra.count, !flare.runaway,
+                  rs.lines.filter({ !isInterruptionReport($0) }) == flare.lines.filter({ !isInterruptionReport($0) })
+            else { return false }
+            let hooks = Set(flareExtra.compactMap(hookName)).subtracting(rsExtra.compactMap(hookName))
+            return !hooks.isEmpty && hooks.allSatisfy { hook in
+                rs.lines.contains { $0.contains("] \(hook) disposed") } && flare.lines.contains { $0.contains("] \(hook) disposed") }
             }
-            return flare.lines.filter(isPull).count > rs.lines.filter(isPull).count
-                && rsRest == flare.lines.filter { !isPull($0) }
         },
     ]
+
+    /// A hook's report of an interruption: `hN event interrupted`,
+    /// `hN interrupted`, `hN terminated`, `log LN interrupted …`,
+    /// `log LN terminated …`.
+    static func isInterruptionReport(_ line: String) -> Bool {
+        guard let name = hookName(line) else { return false }
+        let rest = line.components(separatedBy: "] \(name) ").dropFirst().first ?? ""
+        return rest == "event interrupted" || rest.hasPrefix("interrupted") || rest.hasPrefix("terminated")
+    }
+
+    /// `hN` or `log LN` of a hook's line, or nil.
+    static func hookName(_ line: String) -> String? {
+        guard let close = line.firstIndex(of: "]") else { return nil }
+        let words = line[line.index(after: close)...].split(separator: " ")
+        guard let first = words.first else { return nil }
+        if first == "log", words.count > 1, words[1].hasPrefix("L") { return "log \(words[1])" }
+        if first.hasPrefix("h"), first.dropFirst().allSatisfy(\.isNumber), first.count > 1 { return String(first) }
+        return nil
+    }
 
     static func isPull(_ line: String) -> Bool { line.contains("] pull s") }
 
