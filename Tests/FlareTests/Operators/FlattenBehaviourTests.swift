@@ -303,6 +303,25 @@ struct FlattenDisposalOrderTests {
         #expect(Self.disposeRun(.throttle, count: 3) == ["output interrupted", "inner 0 interrupted", "outer interrupted"])
     }
 
+    @Test("disposing a race run disposes its winner (a deliberate difference)")
+    func raceWinnerDisposed() {
+        let log = Recorder<String>()
+        let (outer, outerInput) = Signal<Int, Never>.pipe()
+        let run = SignalProducer(outer).flatMap(.race) { index in
+            SignalProducer<Int, Never> { observer, lifetime in
+                lifetime.observeEnded { log.append("inner \(index) ended") }
+                if index == 1 { observer.send(value: index) }
+            }
+        }.start { log.append("output \(describe($0))") }
+        outerInput.send(value: 0)
+        outerInput.send(value: 1)
+        run.dispose()
+        // ReactiveSwift 7.2.1 never ends inner 1: its race keeps no handle
+        // on the winner (docs/Differences.md).
+        #expect(log.items == ["inner 0 ended", "output v1", "output interrupted", "inner 1 ended"])
+        withExtendedLifetime(outerInput) {}
+    }
+
     @Test("a signal flatten whose observation is disposed disposes its inners in start order")
     func signalObservationDisposal() {
         for strategy in [FlattenStrategy.merge, .concurrent(limit: 5), .race] {

@@ -79,6 +79,25 @@ struct ProducerOnlyOperatorTests {
         #expect(events(flaky(failures: 5, starts: none).retry(upTo: 0)) == ["v1", "failed(E1)"])
     }
 
+    @Test("repeat and retry end each round (its lifetime) before starting the next (a deliberate difference)")
+    func roundsEndBeforeTheNextStarts() {
+        var log = Recorder<String>()
+        func round(_ last: Signal<Int, TestError>.Event) -> SignalProducer<Int, TestError> {
+            SignalProducer { observer, lifetime in
+                log.append("start")
+                lifetime.observeEnded { log.append("ended") }
+                observer.send(last)
+            }
+        }
+        round(.failed(TestError(code: 1))).retry(upTo: 2).start { log.append(describe($0)) }
+        // ReactiveSwift 7.2.1 nests the rounds: start, start, start,
+        // failed(E1), ended, ended, ended (docs/Differences.md).
+        #expect(log.items == ["start", "ended", "start", "ended", "start", "failed(E1)", "ended"])
+        log = Recorder<String>()
+        round(.completed).repeat(2).start { log.append(describe($0)) }
+        #expect(log.items == ["start", "ended", "start", "completed", "ended"])
+    }
+
     @Test("each start of a repeated or retried producer counts its own rounds")
     func roundsCountedPerStart() {
         let starts = Counter()

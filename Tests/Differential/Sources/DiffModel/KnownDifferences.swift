@@ -31,7 +31,46 @@ public enum KnownDifferences {
                 rs.lines.contains { $0.contains("] \(hook) disposed") } && flare.lines.contains { $0.contains("] \(hook) disposed") }
             }
         },
+        // Deliberate (docs/Differences.md, "Rounds end before the next
+        // starts"). ReactiveSwift's repeat and retry start the next round
+        // from inside the previous round's terminal event, so the previous
+        // round's lifetime ends after the next round (all the later ones,
+        // if they are synchronous) has run; Flare ends each round before
+        // starting the next, in constant stack. Recognised when the traces
+        // hold the same lines, and the same lines in the same order once
+        // the teardown reports are taken out.
+        Entry(name: "deliberate: repeat and retry end a round before starting the next") { program, rs, flare in
+            guard mentions(program, ["retry(", "repeatCount("]), !flare.runaway else { return false }
+            return rs.lines.sorted() == flare.lines.sorted()
+                && rs.lines.filter { !isTeardown($0) } == flare.lines.filter { !isTeardown($0) }
+        },
+        // Deliberate (docs/Differences.md, "A race's winner ends with its
+        // run"). ReactiveSwift's race takes its winner out of the
+        // disposables it keeps, so disposing or ending the run leaves the
+        // winner running, its lifetime never ended; Flare disposes it.
+        // Recognised when ReactiveSwift's trace is Flare's without some of
+        // Flare's teardown reports.
+        Entry(name: "deliberate: a race's winner ends with its run") { program, rs, flare in
+            guard mentions(program, ["race"]), !flare.runaway, flare.lines.count > rs.lines.count else { return false }
+            var rest = rs.lines[...]
+            for line in flare.lines {
+                if let first = rest.first, first == line {
+                    rest = rest.dropFirst()
+                } else if !isTeardown(line) {
+                    return false
+                }
+            }
+            return rest.isEmpty
+        },
     ]
+
+    /// A report of a run's teardown: a start handler's lifetime ending, a
+    /// hook's `disposed`, or its report of an interruption.
+    static func isTeardown(_ line: String) -> Bool {
+        if line.contains("] handler h"), line.hasSuffix(" ended") { return true }
+        guard let name = hookName(line) else { return false }
+        return isInterruptionReport(line) || line.contains("] \(name) disposed")
+    }
 
     /// A hook's report of an interruption: `hN event interrupted`,
     /// `hN interrupted`, `hN terminated`, `log LN interrupted …`,
