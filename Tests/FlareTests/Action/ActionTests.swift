@@ -742,7 +742,9 @@ struct ActionOrderTests {
         // Executes again from inside the delivery of a completion: the new
         // execution's events come after that completion, everywhere.
         let reapplied = Counter()
-        action.completed.observeValues {
+        // Captures the action, which holds the observer: disposed at the
+        // end, so that the cycle is broken and the action goes.
+        let completedObservation = action.completed.observeValues {
             log.append("completed")
             if reapplied.count == 0 {
                 reapplied.increment()
@@ -759,6 +761,7 @@ struct ActionOrderTests {
             "completed", "events completed",
             "errors E3", "events failed(E3)",
         ])
+        completedObservation?.dispose()
     }
 
     @Test("when the action deinitializes, values, errors and completed complete before the observers of events hear it")
