@@ -91,7 +91,6 @@ public enum KnownDifferences {
         return nil
     }
 
-    static func isPull(_ line: String) -> Bool { line.contains("] pull s") }
 
     static func mentions(_ program: Program, _ names: [String]) -> Bool {
         let text = "\(program)"
