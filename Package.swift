@@ -71,6 +71,13 @@ let package = Package(
             dependencies: ["Flare", "CFlare", "MallocCounter"],
             path: "Benchmarks/soak"
         ),
+        // A program whose every trace probe firing is known in advance:
+        // Tests/check-probes.sh runs it under bpftrace.
+        .executableTarget(
+            name: "TraceDemo",
+            dependencies: ["Flare", "CFlare"],
+            path: "Tests/TraceDemo"
+        ),
         // What the test suites share: recorders, probes, scripted inputs.
         .target(
             name: "FlareTestSupport",

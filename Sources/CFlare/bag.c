@@ -13,6 +13,7 @@
  *  - Each entry in `items` or in the `adds` chain holds the bag's reference.
  */
 #include "flare_bag.h"
+#include "flare_trace.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,6 +108,8 @@ void flare_core_init(flare_core *c, flare_serial *serial) {
     c->items = NULL;
     c->count = 0;
     c->capacity = 0;
+    c->label = 0;
+    if (FLARE_TRACE_ON(signal_created)) flare_trace_signal_created(c);
 }
 
 /* Swaps the additions stack for `replacement` (CAS loop; AO has no exchange).
@@ -158,7 +161,10 @@ flare_attach_result flare_core_attach(flare_core *c, flare_entry *e) {
         /* Release: publishes the entry (context, owner, `add_next`) to the drain
          * that takes the stack. Its failure ordering is relaxed, so a failed
          * attempt looks again with acquire: it may find the stack closed. */
-        if (AO_fetch_compare_and_swap_release(&c->adds, old, (AO_t)e) == old) return FLARE_ATTACHED;
+        if (AO_fetch_compare_and_swap_release(&c->adds, old, (AO_t)e) == old) {
+            if (FLARE_TRACE_ON(observer_attached)) flare_trace_observer_attached(c, e);
+            return FLARE_ATTACHED;
+        }
         old = AO_load_acquire(&c->adds);
     }
 }
@@ -218,6 +224,8 @@ void flare_core_compact(flare_core *c) {
 flare_dispose_result flare_entry_dispose(flare_core *c, flare_entry *e) {
     AO_t claimed;
     if (!flare_entry_set_if_active(e, FLARE_ENTRY_DISPOSED, &claimed)) return FLARE_DISPOSE_NOOP;
+    /* Once per disposal: only the claim's winner gets here. */
+    if (FLARE_TRACE_ON(observer_disposed)) flare_trace_observer_disposed(c, e);
     if (!(claimed & FLARE_ENTRY_SPLICED)) {
         /* No drain has the entry in its array, and none will deliver to it:
          * a splice marks only ACTIVE entries, and our claim came first on
@@ -297,6 +305,8 @@ void flare_core_drop_items(flare_core *c) {
 }
 
 void flare_core_destroy(flare_core *c, void (*release_ctx)(void *ctx)) {
+    if (FLARE_TRACE_ON(signal_freed)) flare_trace_signal_freed(c);
+    flare_trace_free_labels(c, release_ctx);
     flare_entry *late = in_attach_order(take_adds(c, FLARE_ADDS_CLOSED));
     for (size_t i = 0; i < c->count; i++) {
         flare_entry *e = c->items[i];

@@ -12,6 +12,7 @@
  * word wakes it (flare_serial_wake) and closing releases everyone.
  */
 #include "flare_serial.h"
+#include "flare_trace.h"
 
 #include "futex.h"
 #include "waits.h"
@@ -119,10 +120,12 @@ static inline bool breaks_cycle(flare_serial *s, volatile AO_t *entry) {
 
 flare_reserve_result flare_serial_wait(flare_serial *s, unsigned int ticket) {
     AO_fetch_and_add(&s->debug_waits, 1);
+    if (FLARE_TRACE_ON(sender_waiting)) flare_trace_sender_waiting(s, ticket);
     volatile AO_t *entry = flare_waits_entry();
     flare_reserve_result r;
     unsigned int freed;
-    for (unsigned int round = 0;; round++) {
+    unsigned int round;
+    for (round = 0;; round++) {
         r = admission(s, ticket, &freed);
         if (r != FLARE_RESERVE_UNCOUNTED) break;
         if (round % WAITS_RECHECK == 0 && breaks_cycle(s, entry)) {
@@ -153,6 +156,9 @@ flare_reserve_result flare_serial_wait(flare_serial *s, unsigned int ticket) {
         }
     }
     flare_waits_leave(entry);
+    /* `round` counts the passes that did not admit: 0 when the first look
+     * after the fast path's already did. */
+    if (FLARE_TRACE_ON(sender_released)) flare_trace_sender_released(s, ticket, (int)r, round);
     return r;
 }
 

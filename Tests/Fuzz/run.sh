@@ -23,7 +23,7 @@ case $(uname -m) in x86_64|amd64) cx16=-mcx16 ;; *) cx16= ;; esac
     -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -I"$root/Sources/CFlare/include" -I"$root/Tests/CFlareTests" $cflags \
     "$root/Tests/Fuzz/fuzz_core.c" "$root/Tests/CFlareTests/client.c" \
-    "$root/Sources/CFlare/bag.c" "$root/Sources/CFlare/batch.c" "$root/Sources/CFlare/serial.c" "$root/Sources/CFlare/waits.c" \
+    "$root/Sources/CFlare/bag.c" "$root/Sources/CFlare/batch.c" "$root/Sources/CFlare/serial.c" "$root/Sources/CFlare/waits.c" "$root/Sources/CFlare/trace.c" \
     -o "$out/fuzz_core" $libs -lpthread 2>"$out/build.log" || { cat "$out/build.log"; exit 1; }
 
 cd "$out"

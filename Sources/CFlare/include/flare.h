@@ -24,6 +24,8 @@
  *   flare_drain.h   the drain protocol: what a delivering thread does, step
  *                   by step, built on the three above.
  *   flare_debug.h   the debug checks.
+ *   flare_trace.h   the `flare` USDT probes (production tracing), free
+ *                   while nobody traces, and the labels naming signals.
  *
  * Two more headers stand apart, used by the Swift layer only:
  * flare_cell.h (a property's lock-free value cell) and flare_park.h
@@ -102,5 +104,6 @@
 #include "flare_batch.h"
 #include "flare_bag.h"
 #include "flare_drain.h"
+#include "flare_trace.h"
 
 #endif /* FLARE_H */

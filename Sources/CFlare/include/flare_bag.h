@@ -188,7 +188,12 @@ typedef struct flare_core {
     volatile AO_t retainers;
     /** ALIVE → TERMINATING → TERMINATED, by CAS. */
     volatile AO_t state;
-    char pad1[FLARE_CACHE_LINE - 2 * sizeof(AO_t)];
+    /** The signal's name for tracing: 0 or a `flare_trace_label *`
+     * (flare_trace.h, T5), pushed by a releasing CAS, read with acquire
+     * only by a traced probe, freed by `flare_core_destroy`. Here because
+     * this block had room: no delivery reads it untraced. */
+    volatile AO_t label;
+    char pad1[FLARE_CACHE_LINE - 3 * sizeof(AO_t)];
     /** The domain's serial word: the core's own, or its upstream root's. */
     flare_serial *serial;
     /** 0, or 1 once `interrupted` was sent to this root while a delivery

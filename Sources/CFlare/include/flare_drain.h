@@ -62,6 +62,7 @@
 
 #include "flare_bag.h"
 #include "flare_batch.h"
+#include "flare_trace.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -266,6 +267,9 @@ typedef struct flare_drain {
     /** Counted nodes taken whose slots are not yet returned, the group
      * they are returned in, and whether the last DELIVER was counted. */
     unsigned int taken, group;
+    /** Events taken for delivery since the drain began (wrapping): what
+     * drain_ended reports (flare_trace.h). */
+    unsigned int delivered;
     bool counted;
 } flare_drain;
 
@@ -289,6 +293,7 @@ static inline void flare_drain_begin(flare_drain *d, const flare_core *c, flare_
      * or is fresh (0). */
     d->bi = d->bn = first && flare_node_is_batch(first) ? ((flare_batch *)first)->done : 0;
     d->taken = 0;
+    d->delivered = 0;
     d->group = flare_serial_return_batch(c->serial);
     d->counted = false;
     c->serial->drain = d;
@@ -378,8 +383,11 @@ static inline bool flare_drain_batch_more(flare_drain *d, flare_batch *b) {
     }
 }
 
-/** D3: past the sealed batch `b` at the head; drops the drainer's reference. */
+/** D3: past the sealed batch `b` at the head; drops the drainer's reference.
+ * `d->bi` is then the number of its events delivered (or dropped): what
+ * batch_handed reports. */
 static inline void flare_drain_leave_batch(flare_drain *d, flare_batch *b) {
+    if (FLARE_TRACE_ON(batch_handed)) flare_trace_batch_handed(d->serial, b, d->bi);
     d->next = b->node.next;
     d->bi = d->bn = 0;
     flare_batch_unref(b);
@@ -442,7 +450,10 @@ static inline flare_drain_action flare_drain_step(flare_drain *d, bool in_place,
              * holder publishes its own. */
             d->serial->drain = NULL;
             d->next = flare_serial_release(d->serial);
-            if (!d->next) return FLARE_DRAIN_END;
+            if (!d->next) {
+                if (FLARE_TRACE_ON(drain_ended)) flare_trace_drain_ended(d->serial, d->delivered);
+                return FLARE_DRAIN_END;
+            }
             d->serial->drain = d;
         }
     }
@@ -509,6 +520,7 @@ static inline void flare_drain_put_back(flare_drain *d) {
  * The node is freed first, so at most `limit` counted nodes exist at once.
  */
 static inline void flare_drain_taken(flare_drain *d) {
+    d->delivered++;
     if (d->counted && ++d->taken >= d->group) {
         flare_serial_return_slots(d->serial, d->taken);
         d->taken = 0;

@@ -67,6 +67,12 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
 
     @usableFromInline @exclusivity(unchecked) var isTerminated = false
 
+    /// The inner whose own event ends the flatten (a failure; `.race` and
+    /// `.throttle`: an interruption), once inner_ended has reported it:
+    /// the `drop` that follows does not report it again as disposed. Set
+    /// only while inner_ended is traced.
+    @usableFromInline @exclusivity(unchecked) var traceEnding: ObjectIdentifier?
+
     /// The inner being started (`start`; `_FlattenInner.identity`, or 0),
     /// whose events sent meanwhile may be handled at once
     /// (`deliverDirectly`). Written by the drainer only; atomic (relaxed)
@@ -197,15 +203,59 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
         case let .value(value):
             downstream.deliverHeld(value: value)
         case .completed:
+            if flare_trace_inners_on() { traceInnerEnded(node, how: Int32(FLARE_TRACE_COMPLETED)) }
             innerEnded(node)
         case .interrupted:
             switch kind {
-            case .race, .throttle: terminate(.interrupted)
-            default: innerEnded(node)
+            case .race, .throttle:
+                if flare_trace_inners_on() { traceInnerEnded(node, how: Int32(FLARE_TRACE_INTERRUPTED), ending: true) }
+                terminate(.interrupted)
+            default:
+                if flare_trace_inners_on() { traceInnerEnded(node, how: Int32(FLARE_TRACE_INTERRUPTED)) }
+                innerEnded(node)
             }
         case let .failed(error):
+            if flare_trace_inners_on() { traceInnerEnded(node, how: Int32(FLARE_TRACE_FAILED), ending: true) }
             terminate(.failed(error))
         }
+    }
+
+    /// The strategy as inner_started reports it (FLARE_TRACE_MERGE …).
+    @usableFromInline
+    var traceStrategy: Int32 {
+        switch kind {
+        case let .concurrent(limit):
+            Int32(limit == 1 ? FLARE_TRACE_CONCAT : limit == .max ? FLARE_TRACE_MERGE : FLARE_TRACE_CONCURRENT)
+        case .latest: Int32(FLARE_TRACE_LATEST)
+        case .race: Int32(FLARE_TRACE_RACE)
+        case .throttle: Int32(FLARE_TRACE_THROTTLE)
+        }
+    }
+
+    /// inner_started for `node`, just made active (traced only).
+    @usableFromInline
+    @inline(never)
+    func traceInnerStarted(_ node: Inner) {
+        flare_trace_inner_started(
+            funnelCore.raw, Unmanaged.passUnretained(node).toOpaque(),
+            UInt64(node.generation.load(ordering: .relaxed)), traceStrategy)
+    }
+
+    /// inner_ended for `node`, ended by its own event (`how`) or dropped
+    /// (FLARE_TRACE_DISPOSED), once per inner: `ending` marks the event
+    /// that ends the whole flatten, whose `dropAll` then skips the node
+    /// (`traceEnding`; nodes are reused only while the flatten lives).
+    @usableFromInline
+    @inline(never)
+    func traceInnerEnded(_ node: Inner, how: Int32, ending: Bool = false) {
+        if ending {
+            traceEnding = ObjectIdentifier(node)
+        } else if how == Int32(FLARE_TRACE_DISPOSED), traceEnding == ObjectIdentifier(node) {
+            return
+        }
+        flare_trace_inner_ended(
+            funnelCore.raw, Unmanaged.passUnretained(node).toOpaque(),
+            UInt64(node.generation.load(ordering: .relaxed)), how)
     }
 
     /// `.race`: `winner` sent the first event; the others are dropped.
@@ -255,6 +305,7 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
         node.next = consume oldHead
         head = node
         activeCount += 1
+        if flare_trace_inners_on() { traceInnerStarted(node) }
         let run = producer._makeRun({ [node] event in node.send(event) })
         node.run = run
         let outer = starting.load(ordering: .relaxed)
@@ -453,6 +504,7 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
     /// Removes `node` and disposes its run.
     @inlinable
     func drop(_ node: Inner) {
+        if flare_trace_inners_on() { traceInnerEnded(node, how: Int32(FLARE_TRACE_DISPOSED)) }
         unlink(node)
         let run = node.run
         node.run = nil

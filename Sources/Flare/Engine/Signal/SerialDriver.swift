@@ -195,6 +195,9 @@ extension _SerialDriver {
     @inline(never)
     func sendQueued(_ event: Signal<Value, Error>.Event) {
         let serial = serial
+        if flare_trace_event_queued_on() {
+            flare_trace_event_queued(serial, drainCore, _traceKind(event), flare_serial_held_by_caller(serial))
+        }
         // A reentrant send (this thread holds the word) takes the node path
         // without entering the core's batch code, which would answer NODE.
         if case .value = event, !flare_serial_held_by_caller(serial) {
@@ -245,6 +248,9 @@ extension _SerialDriver {
     @inlinable
     @inline(never)
     func queueBehind(_ event: Signal<Value, Error>.Event) -> _SerialPlace {
+        if flare_trace_event_queued_on() {
+            flare_trace_event_queued(serial, drainCore, _traceKind(event), flare_serial_held_by_caller(serial))
+        }
         // From another thread than the holder, into a word without a limit
         // (commands never wait for credits), a value goes into this
         // thread's batch, in the order of the sends as a node would be: a
@@ -298,6 +304,7 @@ extension _SerialDriver {
     @inlinable
     @inline(never)
     func drain(_ first: UnsafeMutablePointer<flare_node>) {
+        if flare_trace_drain_started_on() { flare_trace_drain_started(serial, drainCore) }
         var d = flare_drain()
         withUnsafeMutablePointer(to: &d) { d in
             // Publishes `d` (`flare_drain_current`) until the release.

@@ -30,6 +30,10 @@ extension _SignalCore {
     @inlinable
     @inline(__always)
     static func deliverSpliced(value: Value, raw: UnsafeMutablePointer<flare_core>) {
+        // The probes' one test on this path (flare_trace.h, T1): two loads
+        // of semaphores nothing writes while untraced, and a branch to an
+        // out-of-line call that takes `value` at +0.
+        if _slowPath(flare_trace_events_on()) { traceValue(value, raw: raw) }
         let count = raw.pointee.count
         guard count != 0 else { return }
         let items = raw.pointee.items.unsafelyUnwrapped
@@ -91,6 +95,7 @@ extension _SignalCore {
     @inline(never)
     func deliverTerminal(_ event: Event) -> Bool {
         guard flare_core_begin_termination(raw) else { return false }
+        if _slowPath(flare_trace_events_on() || flare_trace_signal_ended_on()) { Self.traceTerminal(event, raw: raw) }
         let count = raw.pointee.count
         if let items = raw.pointee.items {
             for i in 0..<count {
@@ -176,6 +181,7 @@ extension _SignalCore {
         if isRoot {
             send(.interrupted)
         } else if flare_core_abandon(raw) {
+            if flare_trace_signal_ended_on() { flare_trace_signal_ended(raw, Int32(FLARE_TRACE_ABANDONED), 0) }
             lifetime._end()
         }
     }
