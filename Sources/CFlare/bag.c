@@ -151,6 +151,19 @@ flare_attach_result flare_core_attach(flare_core *c, flare_entry *e) {
      * (docs/contracts.md)). A relaxed load here let the caller read what the
      * last callbacks wrote without any ordering: on arm64 a stale value. */
     AO_t old = AO_load_acquire(&c->adds);
+    /* An attach from inside the terminal event's own delivery (the caller
+     * holds the domain's word while the core is TERMINATING: it is that
+     * delivery's drainer, in an observer's callback) is refused at once,
+     * so that the observer hears `interrupted` before `observe` returns, as
+     * in ReactiveSwift: a producer started there whose input is this signal
+     * learns that it ended before it starts its next input. The state is
+     * the caller's own write (begin_termination, sequenced before the
+     * delivery), so a relaxed load reads it; another thread never passes
+     * the ownership test and takes the path below. */
+    if (AO_load(&c->state) != FLARE_CORE_ALIVE && flare_core_may_deliver(c)) {
+        flare_entry_unref(e);
+        return FLARE_ATTACH_TERMINATED;
+    }
     for (;;) {
         if (old == FLARE_ADDS_CLOSED) {
             /* Never pushed: the bag's reference is dropped here. */

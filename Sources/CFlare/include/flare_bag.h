@@ -204,7 +204,8 @@ typedef struct flare_core {
     /** The thread tag of the thread that initialized the core, until
      * `flare_core_publish`; then 0. While it is set, that thread may act as
      * the core's drainer without holding the word (see
-     * `flare_core_may_deliver`). Read only by the debug checks. */
+     * `flare_core_may_deliver`). Read by the debug checks and by
+     * `flare_core_attach`. */
     volatile AO_t creator;
     /* Drainer-private (touched only while holding `serial`, or after the
      * last reference to the core is gone): */
@@ -230,7 +231,8 @@ static inline void flare_core_publish(flare_core *c) { AO_store(&c->creator, 0);
  * already terminated: `observe` interrupts the operator's observer at once
  * on the lifting thread, which forwards `interrupted` to the new core
  * before any other thread can reach it (docs/core-algorithm.md §5).
- * For the debug checks and assertions only.
+ * For the debug checks, and for `flare_core_attach` to recognise an attach
+ * from inside the terminal event's delivery.
  */
 static inline bool flare_core_may_deliver(const flare_core *c) {
     return flare_serial_held_by_caller(c->serial) ||
@@ -264,6 +266,9 @@ typedef enum flare_attach_result {
  * failed CAS, whose failure ordering is acquire too) reading the drainer's
  * releasing close, so the terminal event's delivery to every observer
  * attached before it happens before the caller interrupts its own observer.
+ * The terminating drainer itself (an attach from inside the terminal
+ * event's delivery) is refused without pushing: its observer is
+ * interrupted at once, before the delivery goes on (contract 5).
  */
 flare_attach_result flare_core_attach(flare_core *c, flare_entry *e);
 

@@ -153,6 +153,20 @@ struct SignalTests {
         #expect(log.items == ["a1", "a2", "late2"])
     }
 
+    @Test("an observer attached from inside the terminal event's delivery hears interrupted before observe returns (ReactiveSwift's order)")
+    func observeFromTerminalDelivery() {
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let log = Recorder<String>()
+        signal.observe { event in
+            log.append("a " + describe(event))
+            let disposable = signal.observe { log.append("late " + describe($0)) }
+            log.append("observe returned \(disposable == nil ? "nil" : "a disposable")")
+        }
+        signal.observe { log.append("b " + describe($0)) }
+        input.sendCompleted()
+        #expect(log.items == ["a completed", "late interrupted", "observe returned nil", "b completed"])
+    }
+
     @Test("dispose is idempotent and sends after termination are ignored")
     func hostileRepeats() {
         let (signal, input) = Signal<Int, Never>.pipe()

@@ -87,6 +87,34 @@ struct UpstreamStopsTests {
     }
 }
 
+/// An operator started from inside the terminal event of a signal that is
+/// also its first input: that input is interrupted before its `observe`
+/// returns (contract 5), so the operator ends before it starts its next
+/// input, as in ReactiveSwift, and an infinite synchronous next input is
+/// never pulled.
+@Suite("Producers: an input that already ended stops the operator before its next input starts")
+struct EndedInputStopsTests {
+    @Test("then/concat into combineLatest and zip of the ending signal and an infinite upstream", arguments: [
+        ("combineLatest", "then"), ("combineLatest", "concat"), ("zip", "then"), ("zip", "concat"),
+    ])
+    func endedFirstInput(_ combinator: String, _ sequencing: String) {
+        let upstream = CountingUpstream()
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let first = SignalProducer(signal)
+        let pair = combinator == "zip"
+            ? SignalProducer.zip(first, upstream.producer).map { $0 + $1 }
+            : SignalProducer.combineLatest(first, upstream.producer).map { $0 + $1 }
+        let produced = sequencing == "then" ? first.then(pair) : first.concat(pair)
+        let log = Recorder<String>()
+        produced.start { log.append(describe($0)) }
+        // `then` goes on after a completion, `concat` after an interruption
+        // too (an interrupted inner counts as completed).
+        if sequencing == "then" { input.sendCompleted() } else { input.sendInterrupted() }
+        #expect(upstream.pulled == 0, "\(sequencing) \(combinator): \(upstream.pulled) elements pulled")
+        #expect(log.items == [sequencing == "then" ? "interrupted" : "completed"])
+    }
+}
+
 /// An infinite synchronous source counting the elements it pulls; it ends
 /// (completes) only once a test stops it, or after a cap far beyond any
 /// case's expectation, so that a runaway fails the test instead of hanging.
