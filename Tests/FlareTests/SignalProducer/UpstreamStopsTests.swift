@@ -253,6 +253,42 @@ struct StopCase: Sendable, CustomTestStringConvertible {
                 }
             }
         },
+        // Not a case: take(untilReplacement:) does not end its output when
+        // the replacement takes over; as in ReactiveSwift, the source's run
+        // goes on unobserved until the output ends.
+        StopCase(name: "concat's second producer, ended by take(during:)", crossThread: true, after: [], terminal: "completed") {
+            upstream, trigger in
+            let (lifetime, token) = Lifetime.make()
+            trigger.fire = { token.dispose() }
+            return SignalProducer<Int, Failure>.empty.concat(upstream).take(during: lifetime)
+        },
+        StopCase(name: "prefix(_:), ended by take(during:)", crossThread: true, after: [], terminal: "completed") {
+            upstream, trigger in
+            let (lifetime, token) = Lifetime.make()
+            trigger.fire = { token.dispose() }
+            return upstream.prefix(SignalProducer<Int, Failure>.empty).take(during: lifetime)
+        },
+        StopCase(name: "merge of a sequence, the other input failing", crossThread: true, after: [], terminal: "failed") {
+            upstream, trigger in
+            let (signal, input) = Signal<Int, Failure>.pipe()
+            trigger.fire = { input.send(error: .failed) }
+            return SignalProducer.merge([SignalProducer(signal), upstream])
+        },
+        StopCase(name: "combineLatest of a sequence, the other input failing", crossThread: true, after: [], terminal: "failed") {
+            upstream, trigger in
+            let (signal, input) = Signal<Int, Failure>.pipe()
+            trigger.fire = { input.send(error: .failed) }
+            return SignalProducer.combineLatest([SignalProducer(signal).prefix(value: 0), upstream]).map { $0[1] }
+        },
+        StopCase(name: "zip of a sequence, the other input failing", crossThread: true, after: [], terminal: "failed") {
+            upstream, trigger in
+            let (signal, input) = Signal<Int, Failure>.pipe()
+            trigger.fire = { input.send(error: .failed) }
+            return SignalProducer.zip([SignalProducer(signal).prefix(SignalProducer(0..<1000)), upstream]).map { $0[1] }
+        },
+        StopCase(name: "observe(on:), ended by take(first:)", crossThread: false, after: [], terminal: "completed") {
+            upstream, _ in upstream.observe(on: ImmediateScheduler()).take(first: StopCase.endAfter)
+        },
         StopCase(name: "timeout, ended by take(first:)", crossThread: false, after: [], terminal: "completed") {
             upstream, _ in upstream.timeout(after: 10, raising: .failed, on: TestScheduler()).take(first: StopCase.endAfter)
         },
