@@ -62,7 +62,69 @@ public enum KnownDifferences {
             }
             return rest.isEmpty
         },
+        // Deliberate (docs/Differences.md, "An ended run does no more
+        // work"). Once a run's output has ended, Flare starts none of its
+        // inputs and pulls nothing more from its synchronous sources
+        // (contract 10); ReactiveSwift's sequence forms of combineLatest
+        // and zip (`all`, `any`, `and`, `or`) start every input after the
+        // output ended, and an Action's execution, a flatten's inner or a
+        // `take` behind a time operator may pull on. Recognised when
+        // Flare's trace is ReactiveSwift's without some lines, each of
+        // them such work: an element pulled or a thunk called after a
+        // run's terminal event (no run started in between), or a start
+        // handler's start and end, both missing (a run that changed
+        // nothing anyone saw).
+        Entry(name: "deliberate: an ended run does no more work") { _, rs, flare in
+            guard !flare.runaway, !rs.runaway, flare.lines.count < rs.lines.count else { return false }
+            var rest = flare.lines[...]
+            var ended = false
+            var missing: [(line: String, afterEnd: Bool)] = []
+            for line in rs.lines {
+                if let first = rest.first, first == line {
+                    rest = rest.dropFirst()
+                    if isRunTerminal(line) { ended = true } else if line.contains("] > start run") { ended = false }
+                } else {
+                    guard isWork(line) else { return false }
+                    missing.append((line, ended))
+                }
+            }
+            guard rest.isEmpty else { return false }
+            let missingHandlers = Set(missing.map(\.line).compactMap(handlerName))
+            return missing.allSatisfy { line, afterEnd in
+                if let handler = handlerName(line) {
+                    let both = missing.contains { $0.line.hasSuffix("] handler \(handler) start") }
+                        && missing.contains { $0.line.hasSuffix("] handler \(handler) ended") }
+                    return afterEnd || (both && missingHandlers.contains(handler))
+                }
+                return afterEnd
+            }
+        },
     ]
+
+    /// A run's terminal event: `runN completed`, `failed …`, `interrupted`.
+    static func isRunTerminal(_ line: String) -> Bool {
+        guard let close = line.firstIndex(of: "]") else { return false }
+        let words = line[line.index(after: close)...].split(separator: " ")
+        guard words.count >= 2, words[0].hasPrefix("run"), words[0].dropFirst(3).allSatisfy(\.isNumber) else { return false }
+        return words[1] == "completed" || words[1] == "failed" || words[1] == "interrupted"
+    }
+
+    /// Work a source does: an element pulled, a start handler starting or
+    /// ending, a thunk called.
+    static func isWork(_ line: String) -> Bool {
+        guard let close = line.firstIndex(of: "]") else { return false }
+        let words = line[line.index(after: close)...].split(separator: " ")
+        guard let first = words.first else { return false }
+        if first == "pull" || first == "thunk" { return true }
+        return first == "handler" && words.count == 3 && (words[2] == "start" || words[2] == "ended")
+    }
+
+    /// `hN` of a start handler's `handler hN start` or `… ended`, or nil.
+    static func handlerName(_ line: String) -> String? {
+        guard isWork(line), let close = line.firstIndex(of: "]") else { return nil }
+        let words = line[line.index(after: close)...].split(separator: " ")
+        return words.first == "handler" ? String(words[1]) : nil
+    }
 
     /// A report of a run's teardown: a start handler's lifetime ending, a
     /// hook's `disposed`, or its report of an interruption.
