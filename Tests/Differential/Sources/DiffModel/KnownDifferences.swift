@@ -99,7 +99,35 @@ public enum KnownDifferences {
                 return afterEnd
             }
         },
+        // Deliberate (docs/Differences.md, "debounce keeps its wait").
+        // A debounce whose wait is pending when a newer value arrives
+        // keeps that wait and, when it fires, schedules the rest;
+        // ReactiveSwift cancels and schedules a new wait per value. Two
+        // debounces due at the same instant of a TestScheduler then fire
+        // in another order. Recognised when the traces hold the same
+        // lines at the same instants, and only deliveries of values
+        // (`… value …`) are in another order within an instant.
+        Entry(name: "deliberate: debounce keeps its wait") { program, rs, flare in
+            guard mentions(program, ["debounce("]), !flare.runaway, rs.lines != flare.lines else { return false }
+            let isValue = { (line: String) in line.contains(" value ") }
+            return byInstant(rs.lines) == byInstant(flare.lines)
+                && rs.lines.filter { !isValue($0) } == flare.lines.filter { !isValue($0) }
+        },
     ]
+
+    /// Lines grouped by their instant (`[ms]`), in order of the instants,
+    /// each group sorted: equal for two traces that differ only in the
+    /// order of what happened at one instant.
+    static func byInstant(_ lines: [String]) -> [[String]] {
+        var groups: [[String]] = []
+        var instant: Substring?
+        for line in lines {
+            let stamp = line.prefix { $0 != "]" }
+            if stamp != instant { groups.append([]); instant = stamp }
+            groups[groups.count - 1].append(line)
+        }
+        return groups.map { $0.sorted() }
+    }
 
     /// A run's terminal event: `runN completed`, `failed …`, `interrupted`.
     static func isRunTerminal(_ line: String) -> Bool {
