@@ -45,22 +45,19 @@ python3 - "$out" "$rounds" <<'PY'
 import glob, json, statistics, sys
 out, rounds = sys.argv[1], int(sys.argv[2])
 rows = {"fanout": "ns/delivery", "chain": "ns/event", "contention": "events/s"}
-def medians(prefix):
+def rounds(prefix):
     by = {}
     for path in glob.glob(f"{out}/{prefix}.*.json"):
         for r in json.load(open(path))["results"]:
             if rows.get(r["scenario"]) != r["metric"]: continue
             by.setdefault((r["scenario"], r["case"], r["metric"], r["lowerIsBetter"]), []).append(r["contenders"]["Flare"]["median"])
-    return {k: statistics.median(v) for k, v in by.items()}
+    return by
+def medians(prefix):
+    return {k: statistics.median(v) for k, v in rounds(prefix).items()}
 def best(prefix):
     # The fastest round: runs are bimodal per process on a shared machine,
     # and a median over few rounds lands on either mode.
-    by = {}
-    for path in glob.glob(f"{out}/{prefix}.*.json"):
-        for r in json.load(open(path))["results"]:
-            if rows.get(r["scenario"]) != r["metric"]: continue
-            by.setdefault((r["scenario"], r["case"], r["metric"], r["lowerIsBetter"]), []).append(r["contenders"]["Flare"]["median"])
-    return {k: (min(v) if k[3] else max(v)) for k, v in by.items()}
+    return {k: (min(v) if k[3] else max(v)) for k, v in rounds(prefix).items()}
 a, b = medians("A"), medians("B")
 ba, bb = best("A"), best("B")
 print(f"{'row':34} {'A: probes, untraced':>20} {'B: compiled out':>16} {'A vs B':>8} {'fastest rounds':>15}")
