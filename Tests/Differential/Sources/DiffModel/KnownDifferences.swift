@@ -113,7 +113,41 @@ public enum KnownDifferences {
             return byInstant(rs.lines) == byInstant(flare.lines)
                 && rs.lines.filter { !isValue($0) } == flare.lines.filter { !isValue($0) }
         },
+        // Deliberate (docs/Differences.md, "Producer disposal is prompt").
+        // A disposed run's time operator (delay, observe(on:), throttle,
+        // debounce, collect(every:on:), lazyMap) drops the values it had
+        // scheduled and sends `interrupted` on its scheduler; ReactiveSwift
+        // still delivers those values ahead of `interrupted`. Recognised
+        // when Flare's trace is ReactiveSwift's without some value
+        // deliveries, each after a disposal, and each missing `runN value`
+        // followed in ReactiveSwift by `runN interrupted`.
+        Entry(name: "deliberate: a disposed run's scheduled values are dropped") { program, rs, flare in
+            guard mentions(program, ["delay(", "observe(on:", "throttle(", "debounce(", "collect(every:", "lazyMap("]),
+                  !flare.runaway, flare.lines.count < rs.lines.count else { return false }
+            var rest = flare.lines[...]
+            var disposed = false
+            for (i, line) in rs.lines.enumerated() {
+                if let first = rest.first, first == line {
+                    rest = rest.dropFirst()
+                    if line.contains("] > dispose") { disposed = true }
+                    continue
+                }
+                guard disposed, line.contains(" value ") else { return false }
+                if let run = runName(line) {
+                    guard rs.lines[(i + 1)...].contains(where: { $0.hasSuffix("] \(run) interrupted") }) else { return false }
+                }
+            }
+            return rest.isEmpty
+        },
     ]
+
+    /// `runN` of a run's line, or nil.
+    static func runName(_ line: String) -> String? {
+        guard let close = line.firstIndex(of: "]") else { return nil }
+        guard let first = line[line.index(after: close)...].split(separator: " ").first,
+              first.hasPrefix("run"), first.count > 3, first.dropFirst(3).allSatisfy(\.isNumber) else { return nil }
+        return String(first)
+    }
 
     /// Lines grouped by their instant (`[ms]`), in order of the instants,
     /// each group sorted: equal for two traces that differ only in the
