@@ -293,6 +293,19 @@ struct TimeOperatorTests {
         #expect(kept.items == ["1.0 v1", "1.0 completed"])
     }
 
+    @Test("debounce of a producer without discardWhenCompleted, right after take(first:): the waiting value, then completed, an interval after the last value (ReactiveSwift's fused chain completes early without it)")
+    func debounceKeepsValueAfterTakeFirst() {
+        let scheduler = TestScheduler()
+        let log = Recorder<String>()
+        SignalProducer<Date, Never>.timer(interval: .seconds(1), on: scheduler)
+            .map { Int($0.timeIntervalSinceReferenceDate) }
+            .take(first: 4)
+            .debounce(3, on: scheduler, discardWhenCompleted: false)
+            .start { log.append("\(scheduler.currentDate.timeIntervalSinceReferenceDate) \(describe($0))") }
+        scheduler.advance(by: 60)
+        #expect(log.items == ["7.0 v4", "7.0 completed"])
+    }
+
     @Test("debounce: a burst of values schedules one wait per interval, and the last value is sent an interval after it")
     func debounceBurstReschedulesOnce() {
         let clock = TestScheduler()
