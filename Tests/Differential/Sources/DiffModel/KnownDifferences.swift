@@ -165,11 +165,16 @@ public enum KnownDifferences {
         },
     ]
 
+    /// The words of a trace line after its instant (`[ms] `).
+    static func words(_ line: String) -> [Substring] {
+        guard let close = line.firstIndex(of: "]") else { return [] }
+        return line[line.index(after: close)...].split(separator: " ")
+    }
+
     /// `runN` of a run's line, or nil.
     static func runName(_ line: String) -> String? {
-        guard let close = line.firstIndex(of: "]") else { return nil }
-        guard let first = line[line.index(after: close)...].split(separator: " ").first,
-              first.hasPrefix("run"), first.count > 3, first.dropFirst(3).allSatisfy(\.isNumber) else { return nil }
+        guard let first = words(line).first, first.hasPrefix("run"), first.count > 3,
+              first.dropFirst(3).allSatisfy(\.isNumber) else { return nil }
         return String(first)
     }
 
@@ -189,17 +194,15 @@ public enum KnownDifferences {
 
     /// A run's terminal event: `runN completed`, `failed …`, `interrupted`.
     static func isRunTerminal(_ line: String) -> Bool {
-        guard let close = line.firstIndex(of: "]") else { return false }
-        let words = line[line.index(after: close)...].split(separator: " ")
-        guard words.count >= 2, words[0].hasPrefix("run"), words[0].dropFirst(3).allSatisfy(\.isNumber) else { return false }
+        let words = words(line)
+        guard words.count >= 2, runName(line) != nil else { return false }
         return words[1] == "completed" || words[1] == "failed" || words[1] == "interrupted"
     }
 
     /// Work a source does: an element pulled, a start handler starting or
     /// ending, a thunk called.
     static func isWork(_ line: String) -> Bool {
-        guard let close = line.firstIndex(of: "]") else { return false }
-        let words = line[line.index(after: close)...].split(separator: " ")
+        let words = words(line)
         guard let first = words.first else { return false }
         if first == "pull" || first == "thunk" { return true }
         return first == "handler" && words.count == 3 && (words[2] == "start" || words[2] == "ended")
@@ -207,8 +210,8 @@ public enum KnownDifferences {
 
     /// `hN` of a start handler's `handler hN start` or `… ended`, or nil.
     static func handlerName(_ line: String) -> String? {
-        guard isWork(line), let close = line.firstIndex(of: "]") else { return nil }
-        let words = line[line.index(after: close)...].split(separator: " ")
+        guard isWork(line) else { return nil }
+        let words = words(line)
         return words.first == "handler" ? String(words[1]) : nil
     }
 
@@ -231,8 +234,7 @@ public enum KnownDifferences {
 
     /// `hN` or `log LN` of a hook's line, or nil.
     static func hookName(_ line: String) -> String? {
-        guard let close = line.firstIndex(of: "]") else { return nil }
-        let words = line[line.index(after: close)...].split(separator: " ")
+        let words = words(line)
         guard let first = words.first else { return nil }
         if first == "log", words.count > 1, words[1].hasPrefix("L") { return "log \(words[1])" }
         if first.hasPrefix("h"), first.dropFirst().allSatisfy(\.isNumber), first.count > 1 { return String(first) }
