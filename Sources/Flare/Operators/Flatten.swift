@@ -115,7 +115,9 @@ extension SignalProducer {
     /// producer's run; `merge`, `concat` and `concurrent` this producer's
     /// run first, then the inner runs, in the order they started. Ended on
     /// the thread that runs a synchronous inner (from inside its delivery),
-    /// the inner stops before its next element (`disposeAllHeld`).
+    /// the inner stops before its next element (`disposeAllHeld`). Nothing
+    /// the outer run sends while it is disposed starts an inner (an
+    /// `interrupted` that `materialize` turned into a value).
     @inlinable
     func _flattening<Inner>(
         _ strategy: FlattenStrategy, _ transform: @escaping (Value) -> SignalProducer<Inner, Error>
@@ -124,13 +126,24 @@ extension SignalProducer {
         if case .concurrent = strategy._kind { innersFirst = false } else { innersFirst = true }
         return SignalProducer<Inner, Error> { observer, lifetime in
             self.startWithSignal { (signal: Signal<Value, Error>, interrupter: Disposable) -> Void in
-                if !innersFirst { lifetime += interrupter }
                 var made: _FlattenEngine<Value, Inner, Error>?
                 let output = signal._flattening(strategy, transform) { made = $0 }
                 let engine = made.unsafelyUnwrapped
-                lifetime.observeEnded { engine.disposeAllHeld() }
-                lifetime += output.observe(observer)
-                if innersFirst { lifetime += interrupter }
+                // First of the run's teardown: nothing the outer sends while
+                // it is disposed starts an inner.
+                if innersFirst {
+                    lifetime.observeEnded {
+                        engine.beginEnding()
+                        engine.disposeAllHeld()
+                    }
+                    lifetime += output.observe(observer)
+                    lifetime += interrupter
+                } else {
+                    lifetime.observeEnded { engine.beginEnding() }
+                    lifetime += interrupter
+                    lifetime.observeEnded { engine.disposeAllHeld() }
+                    lifetime += output.observe(observer)
+                }
             }
         }
     }

@@ -303,6 +303,26 @@ struct FlattenDisposalOrderTests {
         #expect(Self.disposeRun(.throttle, count: 3) == ["output interrupted", "inner 0 interrupted", "outer interrupted"])
     }
 
+    @Test("disposing a run whose outer turns its interruption into a value (materialize) starts no inner, whatever the strategy", arguments: [
+        FlattenStrategy.merge, .concat, .concurrent(limit: 2), .latest, .race, .throttle,
+    ])
+    func teardownStartsNoInner(_ strategy: FlattenStrategy) {
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let started = Atomic<Int>(0)
+        let log = Recorder<String>()
+        let disposable = SignalProducer(signal).materialize().map { _ in 1 }.flatMap(strategy) { _ in
+            // As ReactiveSwift 7.2.1: its ended lifetime refuses the start.
+            SignalProducer<Int, Never> { observer, _ in
+                started.add(1, ordering: .relaxed)
+                observer.send(value: 1)
+            }
+        }.start { log.append(describe($0)) }
+        disposable.dispose()
+        #expect(started.load(ordering: .relaxed) == 0, "\(strategy)")
+        #expect(log.items == ["interrupted"], "\(strategy)")
+        withExtendedLifetime(input) {}
+    }
+
     @Test("disposing a race run disposes its winner (a deliberate difference)")
     func raceWinnerDisposed() {
         let log = Recorder<String>()

@@ -67,6 +67,17 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
 
     @usableFromInline @exclusivity(unchecked) var isTerminated = false
 
+    /// Set (on any thread) when the producer run this flatten serves
+    /// begins to end, before its outer run is disposed: no inner starts
+    /// from then on. Disposing the outer first (`merge`, `concat`,
+    /// `concurrent`) delivers its `interrupted`, which an operator between
+    /// may turn into a value (`materialize`): that value must not start an
+    /// inner during the teardown, as ReactiveSwift's ended lifetime refuses
+    /// it. Relaxed: only the ending thread's own teardown needs to see it
+    /// (program order); another thread that misses it starts an inner that
+    /// the teardown's `disposeAll` disposes.
+    @usableFromInline let ending = Atomic<Bool>(false)
+
     /// The inner whose own event ends the flatten (a failure; `.race` and
     /// `.throttle`: an interruption), once inner_ended has reported it:
     /// the `drop` that follows does not report it again as disposed. Set
@@ -295,8 +306,9 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
     @inlinable
     func start(_ producer: SignalProducer<U, E>) {
         // A step before it ran user code (a disposal dropping an inner, the
-        // transform) that may have ended the output (`disposeAllHeld`).
-        guard !isTerminated else { return }
+        // transform) that may have ended the output (`disposeAllHeld`), or
+        // the run is ending (`ending`).
+        guard !isTerminated, !ending.load(ordering: .relaxed) else { return }
         let node = reusableNode() ?? Inner(engine: self)
         node.isActive = true
         // The old head moves into the node (`take`: no retain, no release).
@@ -579,6 +591,12 @@ final class _FlattenEngine<Outer, U, E: Swift.Error> {
     func disposeAllHeld() {
         guard flare_serial_held_by_caller(serial) else { return }
         disposeAll()
+    }
+
+    /// The run this flatten serves begins to end (see `ending`).
+    @inlinable
+    func beginEnding() {
+        ending.store(true, ordering: .relaxed)
     }
 
     @usableFromInline
