@@ -6,8 +6,10 @@
 #include "flare.h"
 #include "harness.h"
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -367,6 +369,32 @@ static void bag_compaction_preserves_order(void) {
     CHECK_EQ(flare_debug_live_entries(), live);
 }
 
+/* An attach made by another thread than this one, which holds the word in
+ * the tests below: the attacher the seal protocol serves. The drainer's
+ * own attach during the terminal delivery is refused at once instead
+ * (bag_drainer_attach_during_termination_is_refused). */
+struct attach_call {
+    flare_core *c;
+    flare_entry *e;
+    flare_attach_result result;
+};
+
+static void *attach_call_run(void *p) {
+    struct attach_call *call = p;
+    call->result = flare_core_attach(call->c, call->e);
+    return NULL;
+}
+
+static flare_attach_result attach_from_another_thread(flare_core *c, flare_entry *e) {
+    struct attach_call call = {c, e, FLARE_ATTACHED};
+    pthread_t t;
+    if (pthread_create(&t, NULL, attach_call_run, &call) != 0 || pthread_join(t, NULL) != 0) {
+        perror("attach_from_another_thread");
+        abort();
+    }
+    return call.result;
+}
+
 static void bag_attach_after_seal_fails(void) {
     long live = flare_debug_live_entries();
     flare_serial s;
@@ -380,11 +408,12 @@ static void bag_attach_after_seal_fails(void) {
     CHECK(flare_core_begin_termination(&c));
     CHECK(!flare_core_begin_termination(&c)); /* one terminator */
     CHECK(!flare_core_is_alive(&c));
-    /* Attached during the terminal delivery: returned by seal, in order. */
+    /* Attached by other threads during the terminal delivery: returned by
+     * seal, in order. */
     flare_entry *late[3];
     for (int i = 0; i < 3; i++) {
         late[i] = flare_entry_new(&ctxs[1 + i], NULL);
-        CHECK_EQ(flare_core_attach(&c, late[i]), FLARE_ATTACHED);
+        CHECK_EQ(attach_from_another_thread(&c, late[i]), FLARE_ATTACHED);
     }
     CHECK(flare_entry_claim(early, FLARE_ENTRY_DONE));
     flare_core_drop_items(&c);
@@ -409,6 +438,30 @@ static void bag_attach_after_seal_fails(void) {
     CHECK_EQ(flare_debug_live_entries(), live);
 }
 
+/* The terminating drainer's own attach (an observer attaching from inside
+ * the terminal event's delivery) is refused without being pushed, so its
+ * observer is interrupted before `observe` returns, ahead of the observers
+ * the terminal event has not reached (contract 5). */
+static void bag_drainer_attach_during_termination_is_refused(void) {
+    long live = flare_debug_live_entries();
+    flare_serial s;
+    flare_core c;
+    flare_serial_init(&s);
+    flare_core_init(&c, &s);
+    CHECK(flare_serial_try_acquire(&s));
+    flare_core_splice(&c);
+    CHECK(flare_core_begin_termination(&c));
+    flare_entry *mine = flare_entry_new(&ctxs[0], NULL);
+    CHECK_EQ(flare_core_attach(&c, mine), FLARE_ATTACH_TERMINATED);
+    CHECK_EQ(refs(mine), 1); /* never pushed: the bag's reference was dropped */
+    CHECK(flare_entry_claim(mine, FLARE_ENTRY_DONE));
+    flare_core_drop_items(&c);
+    CHECK(flare_core_seal(&c) == NULL); /* nothing late */
+    flare_entry_unref(mine);
+    flare_core_destroy(&c, NULL);
+    CHECK_EQ(flare_debug_live_entries(), live);
+}
+
 /* Regression: the seal closes the stack in the same step that takes the late
  * entries, so that the terminating drainer's work is bounded by what was
  * pending then. It used to leave the stack open while it interrupted them
@@ -428,7 +481,7 @@ static void bag_seal_closes_at_once(void) {
     CHECK(flare_core_begin_termination(&c));
     flare_core_drop_items(&c);
     flare_entry *first = flare_entry_new(&ctxs[0], NULL);
-    CHECK_EQ(flare_core_attach(&c, first), FLARE_ATTACHED);
+    CHECK_EQ(attach_from_another_thread(&c, first), FLARE_ATTACHED);
     flare_entry *batch = flare_core_seal(&c);
     CHECK(batch == first && batch->add_next == NULL);
     CHECK_EQ(c.state, FLARE_CORE_TERMINATED);
@@ -671,6 +724,7 @@ int main(void) {
     RUN(bag_splice_drops_entries_disposed_before);
     RUN(bag_compaction_preserves_order);
     RUN(bag_attach_after_seal_fails);
+    RUN(bag_drainer_attach_during_termination_is_refused);
     RUN(bag_seal_closes_at_once);
     RUN(bag_destroy_releases_what_it_owns);
     RUN(drain_closed_completes_queued_removals);
