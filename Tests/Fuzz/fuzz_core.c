@@ -133,9 +133,10 @@ static void ref_process(sys *s, client_event ev) {
     }
     s->items_n = 0;
     /* The seal closes the stack and takes the late observers in one step,
-     * then they are interrupted; an observer attached by one of those
-     * callbacks finds the stack sealed and is interrupted by its own
-     * `observe`, at once. */
+     * then they are interrupted. Observers attached from inside the
+     * terminal delivery were refused (see sys_observe), so only those
+     * attached before it and not spliced yet are late here; one attached
+     * by one of those callbacks is interrupted by its own `observe`. */
     int late[MAX_OBS], late_n = s->adds_n;
     memcpy(late, s->adds, sizeof late);
     s->adds_n = 0;
@@ -192,7 +193,10 @@ static void sys_observe(sys *s) {
         return;
     }
     s->retainers++;
-    if (s->sealed) {
+    /* Sealed, or observed from inside the terminal delivery (this
+     * single-threaded script's only thread is then its drainer): refused,
+     * and interrupted at once by `observe` itself (contract 5). */
+    if (s->sealed || s->term_started) {
         s->ref_state[id] = 2;
         s->ref_has_handle[id] = false;
         ref_call(s, id, client_terminal(CLIENT_INTERRUPTED));
