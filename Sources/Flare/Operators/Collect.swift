@@ -227,7 +227,7 @@ extension Signal {
         every interval: DispatchTimeInterval, on scheduler: DateScheduler, skipEmpty: Bool, discardWhenCompleted: Bool,
         interruptedBy interruption: Lifetime?
     ) -> Signal<[Value], Error> {
-        scheduledFunnel(on: scheduler, interruptedBy: interruption) { (emit: _HeldCore<[Value], Error>, tick: @escaping (()) -> Void) in
+        scheduledFunnel(on: scheduler, interruptedBy: interruption, ticksInPlace: true) { (emit: _HeldCore<[Value], Error>, tick: @escaping (()) -> Void) in
             let collected = _DeliveryState<[Value]>([])
             let isCompleted = _DeliveryState(false)
             let timer = SerialDisposable()

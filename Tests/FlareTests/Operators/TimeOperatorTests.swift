@@ -409,6 +409,26 @@ struct TimeOperatorTests {
         #expect(failures.items == ["7.5 failed(E1)"])
     }
 
+    @Test("collect(every:) sends from its timer's own action: a second collect due at that instant hears it first")
+    func collectEveryKeepsItsPlace() {
+        // The 2 s timer was scheduled before the 1 s timer's second round,
+        // so at 2 s its array reaches the 1 s collect before that one's
+        // timer fires (as in ReactiveSwift). Scheduled again, the array
+        // would come after it, a second late.
+        let scheduler = TestScheduler()
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let log = timeline(
+            signal.collect(every: .seconds(2), on: scheduler).map(\.count)
+                .collect(every: .seconds(1), on: scheduler).map { $0.map(String.init).joined(separator: ",") },
+            on: scheduler)
+        scheduler.advance(by: 4)
+        // Ended, so that nothing stays scheduled (a repeating action left
+        // in a dropped TestScheduler keeps its funnel, a leak to LSan).
+        input.sendCompleted()
+        scheduler.advance(by: 1)
+        #expect(log.items == ["1.0 v", "2.0 v0", "3.0 v", "4.0 v0", "4.0 completed"])
+    }
+
     @Test("collect(every:) on a queue with a sender on another thread: every value exactly once")
     func collectEveryStress() {
         let queue = QueueScheduler(name: "flare.test.collect")
