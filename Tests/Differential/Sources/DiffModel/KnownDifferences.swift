@@ -10,26 +10,63 @@ public enum KnownDifferences {
     }
 
     public static let entries: [Entry] = [
-        // Deliberate (README, "How Flare differs": a detached input's hooks
-        // hear its interruption). When an operator stops observing one of
-        // its inputs before that input ended (zip, combineLatest, a flatten
-        // or take(until:) ending), ReactiveSwift detaches the input's
-        // `on(...)`/`logEvents` steps silently: only `disposed` runs.
-        // Flare interrupts the input's run, so those steps also report
-        // `interrupted` and `terminated` before `disposed`. Recognised when
-        // the traces are equal once those reports are taken out of both,
-        // Flare has more of them, and every hook with an extra one reports
-        // `disposed` in both.
-        Entry(name: "deliberate: a detached input's hooks hear its interruption") { _, rs, flare in
-            let rsExtra = rs.lines.filter(isInterruptionReport)
-            let flareExtra = flare.lines.filter(isInterruptionReport)
-            guard flareExtra.count > rsExtra.count, !flare.runaway,
-                  rs.lines.filter({ !isInterruptionReport($0) }) == flare.lines.filter({ !isInterruptionReport($0) })
-            else { return false }
-            let hooks = Set(flareExtra.compactMap(hookName)).subtracting(rsExtra.compactMap(hookName))
-            return !hooks.isEmpty && hooks.allSatisfy { hook in
-                rs.lines.contains { $0.contains("] \(hook) disposed") } && flare.lines.contains { $0.contains("] \(hook) disposed") }
+        // Deliberate (docs/Differences.md, "A detached input's hooks hear
+        // its interruption"; "A flatten's teardown starts nothing"). When
+        // one event or one `dispose()` ends several runs at once (the
+        // inputs of a zip or combineLatest, a flatten's outer run and
+        // inners, a take(until:) trigger), ReactiveSwift detaches the
+        // `on(...)`/`logEvents` steps of all but one silently (only
+        // `disposed`), starts a waiting concat inner into the ended run
+        // (its steps report an interruption, no start), and finishes some
+        // of the teardown after `dispose()` returned; the order among the
+        // runs follows which of its signals detached first. Flare
+        // interrupts every run that exists, starts nothing, finishes
+        // before `dispose()` returns, and tears the runs down in its own
+        // order. Recognised when the traces agree on every line that is
+        // not a teardown report, and between two such lines hold the same
+        // teardown reports in any order, except that Flare may add
+        // interruption reports (and the `disposed` of a step ReactiveSwift
+        // never reports), ReactiveSwift may add the reports of a step that
+        // never started, and ReactiveSwift's reports just after a
+        // `< dispose` line count as before it. Flare never lacks a
+        // `disposed` or a lifetime's end that ReactiveSwift reports of a
+        // run that started.
+        Entry(name: "deliberate: a detached input's hooks hear its interruption") { program, rs, flare in
+            guard !flare.runaway, !rs.runaway, rs.lines != flare.lines else { return false }
+            // A start handler ReactiveSwift runs start to end and Flare
+            // never starts is the entry below ("an ended run does no more
+            // work"); both can hold in one program.
+            let flareHandlers = Set(flare.lines.compactMap(handlerName))
+            let ended = Set(rs.lines.filter { $0.hasSuffix(" ended") }.compactMap(handlerName))
+            let rsLines = rs.lines.filter { line in
+                handlerName(line).map { flareHandlers.contains($0) || !ended.contains($0) } ?? true
             }
+            let rs = Trace(lines: rsLines, runaway: rs.runaway)
+            guard rs.lines.filter({ !isLoose($0) }) == flare.lines.filter({ !isLoose($0) }) else { return false }
+            // Through a time operator, an interruption reaches the steps
+            // below it on the scheduler, later in the same instant: the
+            // groups are then the instants.
+            let timed = mentions(program, ["delay(", "observeOn", "throttle(", "debounce(", "collectEvery(", "lazyMap("])
+            let rsBlocks = teardownBlocks(rs.lines, hoistingPastDispose: true, byInstant: timed)
+            let flareBlocks = teardownBlocks(flare.lines, hoistingPastDispose: false, byInstant: timed)
+            guard rsBlocks.count == flareBlocks.count else { return false }
+            let rsHooks = Set(rs.lines.compactMap(hookName))
+            for (r, f) in zip(rsBlocks, flareBlocks) {
+                let started = Set(r.running)
+                var onlyFlare = f.lines, onlyRS: [String] = []
+                for line in r.lines {
+                    if let i = onlyFlare.firstIndex(of: line) { onlyFlare.remove(at: i) } else { onlyRS.append(line) }
+                }
+                let flareExtraOK = onlyFlare.allSatisfy { line in
+                    isInterruptionReport(line) || (hookName(line).map { !rsHooks.contains($0) } ?? false)
+                }
+                let rsExtraOK = onlyRS.allSatisfy { line in
+                    guard let hook = hookName(line) else { return false }
+                    return !started.contains(hook)
+                }
+                guard flareExtraOK, rsExtraOK else { return false }
+            }
+            return true
         },
         // Deliberate (docs/Differences.md, "Rounds end before the next
         // starts"). ReactiveSwift's repeat and retry start the next round
@@ -40,9 +77,16 @@ public enum KnownDifferences {
         // hold the same lines, and the same lines in the same order once
         // the teardown reports are taken out.
         Entry(name: "deliberate: repeat and retry end a round before starting the next") { program, rs, flare in
+            // Interruption reports are left to the entry above: a round
+            // may also hold a combination whose detached inputs hear it.
+            // So are the reports of a step ReactiveSwift never reports.
             guard mentions(program, ["retry(", "repeatCount("]), !flare.runaway else { return false }
-            return rs.lines.sorted() == flare.lines.sorted()
-                && rs.lines.filter { !isTeardown($0) } == flare.lines.filter { !isTeardown($0) }
+            let rsHooks = Set(rs.lines.compactMap(hookName))
+            let extra = { (line: String) in isInterruptionReport(line) || (hookName(line).map { !rsHooks.contains($0) } ?? false) }
+            let rsReports = rs.lines.filter(extra), flareReports = flare.lines.filter(extra)
+            guard Set(rsReports).isSubset(of: flareReports), rsReports.count <= flareReports.count else { return false }
+            return rs.lines.filter { !extra($0) }.sorted() == flare.lines.filter { !extra($0) }.sorted()
+                && rs.lines.filter { !isLoose($0) } == flare.lines.filter { !isLoose($0) }
         },
         // Deliberate (docs/Differences.md, "A race's winner ends with its
         // run"). ReactiveSwift's race takes its winner out of the
@@ -73,17 +117,36 @@ public enum KnownDifferences {
         // them such work: an element pulled or a thunk called after a
         // run's terminal event (no run started in between), or a start
         // handler's start and end, both missing (a run that changed
-        // nothing anyone saw).
-        Entry(name: "deliberate: an ended run does no more work") { _, rs, flare in
+        // nothing anyone saw). An element pulled (`pull sN …`) may be
+        // missing anywhere: with every event the same, Flare pulled less
+        // for the same result (a `take(first:)` behind a time operator
+        // stops its sequence at once; ReactiveSwift pulls the next element
+        // and the end). An element that mattered would show as a missing
+        // value or completion. So may an `on(value:)` step's injection (its
+        // `inject …` line and the `> …`/`< …` brackets of what it did)
+        // after the run's end, or anywhere in a program that ends a run
+        // early (`take`, `attemptMap`): ReactiveSwift sends values through
+        // the steps above an ended `take` until its teardown reaches them.
+        Entry(name: "deliberate: an ended run does no more work") { program, rs, flare in
             guard !flare.runaway, !rs.runaway, flare.lines.count < rs.lines.count else { return false }
+            let endsEarly = mentions(program, ["takeFirst(", "takeWhile(", "takeUntilValue(", "takeUntil(", "attemptMap"])
             var rest = flare.lines[...]
             var ended = false
             var missing: [(line: String, afterEnd: Bool)] = []
+            var injection: Int?   // depth of the `> …`/`< …` brackets of a missing injection
             for line in rs.lines {
                 if let first = rest.first, first == line {
                     rest = rest.dropFirst()
+                    injection = nil
                     if isRunTerminal(line) { ended = true } else if line.contains("] > start run") { ended = false }
+                } else if words(line).first == "inject" {
+                    guard ended || endsEarly else { return false }
+                    injection = 0
+                } else if let depth = injection, depth > 0 || words(line).first == ">" {
+                    let bracket = words(line).first
+                    injection = depth + (bracket == ">" ? 1 : bracket == "<" ? -1 : 0)
                 } else {
+                    injection = nil
                     guard isWork(line) else { return false }
                     missing.append((line, ended))
                 }
@@ -91,6 +154,7 @@ public enum KnownDifferences {
             guard rest.isEmpty else { return false }
             let missingHandlers = Set(missing.map(\.line).compactMap(handlerName))
             return missing.allSatisfy { line, afterEnd in
+                if isPull(line) { return true }
                 if let handler = handlerName(line) {
                     let both = missing.contains { $0.line.hasSuffix("] handler \(handler) start") }
                         && missing.contains { $0.line.hasSuffix("] handler \(handler) ended") }
@@ -121,12 +185,22 @@ public enum KnownDifferences {
         // when Flare's trace is ReactiveSwift's without some value
         // deliveries, each after a disposal, and each missing `runN value`
         // followed in ReactiveSwift by `runN interrupted`.
+        //
+        // And the `interrupted` itself comes on the scheduler, after
+        // `dispose()` returned (at the same instant of a TestScheduler),
+        // where ReactiveSwift delivers it on the disposing thread before
+        // `dispose()` returns: an observer behind `observe(on:)` hears
+        // every event on its scheduler. Recognised when the run's
+        // `interrupted` lines are the same, at the same instants, and the
+        // rest of the traces are as above.
         Entry(name: "deliberate: a disposed run's scheduled values are dropped") { program, rs, flare in
             guard mentions(program, ["delay(", "observeOn", "throttle(", "debounce(", "collectEvery(", "lazyMap("]),
-                  !flare.runaway, flare.lines.count < rs.lines.count else { return false }
-            var rest = flare.lines[...]
+                  !flare.runaway, rs.lines != flare.lines else { return false }
+            let isInterrupted = { (line: String) in runName(line) != nil && words(line).dropFirst().first == "interrupted" }
+            guard rs.lines.filter(isInterrupted) == flare.lines.filter(isInterrupted) else { return false }
+            var rest = flare.lines.filter { !isInterrupted($0) }[...]
             var disposed = false
-            for (i, line) in rs.lines.enumerated() {
+            for (i, line) in rs.lines.enumerated() where !isInterrupted(line) {
                 if let first = rest.first, first == line {
                     rest = rest.dropFirst()
                     if line.contains("] > dispose") { disposed = true }
@@ -138,6 +212,22 @@ public enum KnownDifferences {
                 }
             }
             return rest.isEmpty
+        },
+        // Deliberate (docs/Differences.md, "A burst crosses a scheduler in
+        // one action"). `observe(on:)` and `lazyMap` hand what a
+        // run sent while their scheduled action was pending to that one
+        // action; ReactiveSwift schedules an action per event. Each run's
+        // events keep their order and their instants; two runs' events due
+        // at one instant come run by run instead of interleaved. Recognised
+        // when the traces hold the same lines at the same instants, and
+        // each run's lines are in the same order.
+        Entry(name: "deliberate: a burst crosses a scheduler in one action") { program, rs, flare in
+            guard mentions(program, ["observeOn", "lazyMap("]), !flare.runaway, rs.lines != flare.lines,
+                  byInstant(rs.lines) == byInstant(flare.lines) else { return false }
+            let runs = Set(rs.lines.compactMap(runName))
+            return runs.allSatisfy { run in
+                rs.lines.filter { runName($0) == run } == flare.lines.filter { runName($0) == run }
+            } && rs.lines.filter { runName($0) == nil } == flare.lines.filter { runName($0) == nil }
         },
         // ReactiveSwift's bug (docs/Differences.md, "debounce keeps its
         // wait"): in a fused producer chain (`take(first:)` right before
@@ -169,6 +259,56 @@ public enum KnownDifferences {
     static func words(_ line: String) -> [Substring] {
         guard let close = line.firstIndex(of: "]") else { return [] }
         return line[line.index(after: close)...].split(separator: " ")
+    }
+
+    /// A teardown report, or a hook's report that its start returned
+    /// (`hN started`, `log LN started`): lines whose order among
+    /// themselves follows how the runs are torn down.
+    static func isLoose(_ line: String) -> Bool {
+        if isTeardown(line) { return true }
+        guard let hook = hookName(line) else { return false }
+        return line.contains("] \(hook) started")
+    }
+
+    /// The loose lines (`isLoose`) of a trace, one group for each stretch
+    /// between two other lines, each with the hooks running when it
+    /// begins (started more often than disposed). With
+    /// `hoistingPastDispose`, a hook's loose line at the instant of the
+    /// last `< dispose …` line joins the group that line ends if the hook
+    /// was running then (the teardown ReactiveSwift finishes after
+    /// `dispose()` returned).
+    static func teardownBlocks(_ lines: [String], hoistingPastDispose: Bool, byInstant: Bool) -> [(lines: [String], running: [String])] {
+        var blocks: [(lines: [String], running: [String])] = [([], [])]
+        var blockInstant: Substring?
+        var balance: [String: Int] = [:]
+        var disposeBlock: (index: Int, instant: Substring, running: Set<String>)?
+        for line in lines {
+            let instant = line.prefix { $0 != "]" }
+            if let hook = hookName(line) {
+                if line.contains("] \(hook) starting") { balance[hook, default: 0] += 1 }
+                if line.contains("] \(hook) disposed") { balance[hook, default: 0] -= 1 }
+            }
+            if isLoose(line) {
+                if byInstant && instant != blockInstant {
+                    blocks.append(([], balance.filter { $0.value > 0 }.map(\.key)))
+                    blockInstant = instant
+                }
+                if let d = disposeBlock, d.instant == instant, let hook = hookName(line), d.running.contains(hook) {
+                    blocks[d.index].lines.append(line)
+                } else {
+                    blocks[blocks.count - 1].lines.append(line)
+                }
+            } else if !byInstant || instant != blockInstant {
+                if hoistingPastDispose && words(line).starts(with: ["<", "dispose"]) {
+                    disposeBlock = (blocks.count - 1, instant, Set(balance.filter { $0.value > 0 }.map(\.key)))
+                } else if disposeBlock?.instant != instant {
+                    disposeBlock = nil
+                }
+                blocks.append(([], balance.filter { $0.value > 0 }.map(\.key)))
+                blockInstant = instant
+            }
+        }
+        return blocks
     }
 
     /// `runN` of a run's line, or nil.
@@ -206,6 +346,12 @@ public enum KnownDifferences {
         guard let first = words.first else { return false }
         if first == "pull" || first == "thunk" { return true }
         return first == "handler" && words.count == 3 && (words[2] == "start" || words[2] == "ended")
+    }
+
+    /// An element pulled from a sequence, or its end: `pull sN …`.
+    static func isPull(_ line: String) -> Bool {
+        let words = words(line)
+        return words.count == 3 && words[0] == "pull"
     }
 
     /// `hN` of a start handler's `handler hN start` or `… ended`, or nil.

@@ -178,6 +178,7 @@ struct Printer {
         case let .error(c): return "SignalProducer<Int, TestError>(error: TestError(code: \(c)))"
         case .empty: return "SignalProducer<Int, TestError>.empty"
         case .never: return "SignalProducer<Int, TestError>.never"
+        case .relay: return "SignalProducer(\(signal(n)))"
         case let .thunk(v): return "SignalProducer<Int, TestError>({ () -> Int in out(\"thunk \(v)\"); return \(v) })"
         case let .handler(id, vs, end):
             let ending: String
@@ -280,6 +281,9 @@ struct Printer {
     mutating func signal(_ n: Node) -> String {
         switch n {
         case let .pipe(i): return program.neverPipes[i] ? "p\(i).promoteError(TestError.self)" : "p\(i)"
+        case let .relay(i, reentrant):
+            let source = signal(.pipe(i))
+            return "Signal<Int, TestError>.\(reentrant ? "reentrantUnserialized" : "unserialized") { o, lifetime in lifetime += \(source).observe(o) }"
         case let .propertySignal(p): return "\(prop(p)).signal.promoteError(TestError.self)"
         case let .actionValues(a): return "action\(a).values.promoteError(TestError.self)"
         case let .actionErrors(a): return "action\(a).errors.map { $0.code }.promoteError(TestError.self)"
