@@ -213,6 +213,69 @@ public enum KnownDifferences {
             }
             return rest.isEmpty
         },
+        // Deliberate (docs/Differences.md, "Reentrancy is safe"). A run
+        // disposed from inside its own delivery (an `on(value:)` step that
+        // disposes it) finishes that delivery: the value under way reaches
+        // the steps below and the observer, then `interrupted` comes, as
+        // every event sent from inside a delivery is queued behind it.
+        // ReactiveSwift does the same in a plain chain, but where an
+        // operator that it builds on `startWithSignal` (`start(on:)`,
+        // `timeout` …, a signal made by `startWithSignal`) lies below the
+        // step, its interruption enters there: it delivers `interrupted`
+        // nested, before `dispose()` returns, and drops the value.
+        // Recognised when, but for `runN interrupted` lines ReactiveSwift
+        // has inside an injected `> dispose` … `< dispose` bracket and
+        // Flare later in that instant, Flare's trace is ReactiveSwift's
+        // with more lines, each after an injected disposal in its instant
+        // and each a value, an injection (with what it did) or a hook's.
+        Entry(name: "deliberate: a run disposed inside its delivery finishes that delivery") { _, rs, flare in
+            guard !flare.runaway, !rs.runaway, rs.lines != flare.lines else { return false }
+            let instant = { (l: String) in l.prefix { $0 != "]" } }
+            // ReactiveSwift's `runN interrupted` lines inside an injected
+            // disposal, each with the line that closes its bracket.
+            var nested: [(line: String, close: String)] = []
+            var open: [String] = [], depth = 0, injected = false
+            for line in rs.lines {
+                if words(line).first == "inject" { injected = true; continue }
+                if words(line).starts(with: [">", "dispose"]), injected {
+                    depth += 1
+                } else if words(line).starts(with: ["<", "dispose"]), depth > 0 {
+                    depth -= 1
+                    nested += open.map { ($0, line) }
+                    open = []
+                    if depth == 0 { injected = false }
+                } else if depth > 0, runName(line) != nil, words(line).dropFirst().first == "interrupted" {
+                    open.append(line)
+                } else if depth == 0 {
+                    injected = false
+                }
+            }
+            // Those Flare delivers after the bracket closed, in its instant.
+            let moved = Set(nested.filter { line, close in
+                guard let j = flare.lines.firstIndex(of: line), let c = flare.lines.firstIndex(of: close) else { return false }
+                return j > c && instant(line) == instant(close)
+            }.map(\.line))
+            let rsLines = rs.lines.filter { !moved.contains($0) }
+            let flareLines = flare.lines.filter { !moved.contains($0) }
+            // Flare's extra lines, each after an injected disposal in its instant.
+            var rest = rsLines[...]
+            var disposal: Substring?   // the instant of the last injected disposal
+            var lastInject = false
+            var extras = 0
+            for line in flareLines {
+                if lastInject && words(line).starts(with: [">", "dispose"]) { disposal = instant(line) }
+                lastInject = words(line).first == "inject"
+                if let first = rest.first, first == line { rest = rest.dropFirst(); continue }
+                guard disposal == instant(line) else { return false }
+                let w = words(line)
+                let kind = runName(line) != nil ? w.dropFirst().first : nil
+                guard kind == "value" || w.first == "inject" || w.first == ">" || w.first == "<"
+                        || w.first == "lifetime" || hookName(line) != nil
+                else { return false }
+                extras += 1
+            }
+            return rest.isEmpty && (extras > 0 || !moved.isEmpty)
+        },
         // Deliberate (docs/Differences.md, "A burst crosses a scheduler in
         // one action"). `observe(on:)` and `lazyMap` hand what a
         // run sent while their scheduled action was pending to that one
