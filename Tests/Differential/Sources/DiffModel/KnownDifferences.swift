@@ -47,6 +47,7 @@ public enum KnownDifferences {
             // below it on the scheduler, later in the same instant: the
             // groups are then the instants.
             let timed = mentions(program, ["delay(", "observeOn", "throttle(", "debounce(", "collectEvery(", "lazyMap("])
+            let endsEarly = mentions(program, ["First(", "takeWhile(", "takeUntil", "blocking("])
             let rsBlocks = teardownBlocks(rs.lines, hoistingPastDispose: true, byInstant: timed)
             let flareBlocks = teardownBlocks(flare.lines, hoistingPastDispose: false, byInstant: timed)
             guard rsBlocks.count == flareBlocks.count else { return false }
@@ -62,6 +63,15 @@ public enum KnownDifferences {
                 }
                 let rsExtraOK = onlyRS.allSatisfy { line in
                     guard let hook = hookName(line) else { return false }
+                    // A step above a `take` (or a blocking `first()`,
+                    // `single()` …) that ended the run: ReactiveSwift lets
+                    // a synchronous source's own `completed` reach it;
+                    // Flare stops the source, and the step hears
+                    // `interrupted` ("An ended run does no more work").
+                    if endsEarly, isCompletionReport(line),
+                       onlyFlare.contains(where: { hookName($0) == hook && isInterruptionReport($0) }) {
+                        return true
+                    }
                     return !started.contains(hook)
                 }
                 guard flareExtraOK, rsExtraOK else { return false }
@@ -223,11 +233,12 @@ public enum KnownDifferences {
         // `timeout` …, a signal made by `startWithSignal`) lies below the
         // step, its interruption enters there: it delivers `interrupted`
         // nested, before `dispose()` returns, and drops the value.
-        // Recognised when, but for `runN interrupted` lines ReactiveSwift
-        // has inside an injected `> dispose` … `< dispose` bracket and
-        // Flare later in that instant, Flare's trace is ReactiveSwift's
-        // with more lines, each after an injected disposal in its instant
-        // and each a value, an injection (with what it did) or a hook's.
+        // Recognised when, but for lines ReactiveSwift has inside an
+        // injected `> dispose` … `< dispose` bracket and Flare later in
+        // that instant (`runN interrupted`, a tap's events, teardown
+        // reports), Flare's trace is ReactiveSwift's with more lines, each
+        // after an injected disposal in its instant and each a value, an
+        // injection (with what it did) or a hook's.
         Entry(name: "deliberate: a run disposed inside its delivery finishes that delivery") { _, rs, flare in
             guard !flare.runaway, !rs.runaway, rs.lines != flare.lines else { return false }
             let instant = { (l: String) in l.prefix { $0 != "]" } }
@@ -244,7 +255,7 @@ public enum KnownDifferences {
                     nested += open.map { ($0, line) }
                     open = []
                     if depth == 0 { injected = false }
-                } else if depth > 0, runName(line) != nil, words(line).dropFirst().first == "interrupted" {
+                } else if depth > 0, isMovable(line) {
                     open.append(line)
                 } else if depth == 0 {
                     injected = false
@@ -262,22 +273,24 @@ public enum KnownDifferences {
             var disposal: Substring?   // the instant of the last injected disposal
             var lastInject = false
             var extras = 0
+            var extraDepth = 0         // inside the brackets of an extra injection
             for line in flareLines {
                 if lastInject && words(line).starts(with: [">", "dispose"]) { disposal = instant(line) }
                 lastInject = words(line).first == "inject"
-                if let first = rest.first, first == line { rest = rest.dropFirst(); continue }
+                if extraDepth == 0, let first = rest.first, first == line { rest = rest.dropFirst(); continue }
                 guard disposal == instant(line) else { return false }
                 let w = words(line)
                 let kind = runName(line) != nil ? w.dropFirst().first : nil
-                guard kind == "value" || w.first == "inject" || w.first == ">" || w.first == "<"
-                        || w.first == "lifetime" || hookName(line) != nil
+                if w.first == ">" { extraDepth += 1 } else if w.first == "<" { extraDepth = max(0, extraDepth - 1) }
+                guard extraDepth > 0 || kind == "value" || w.first == "inject" || w.first == "<"
+                        || hookName(line) != nil
                 else { return false }
                 extras += 1
             }
             return rest.isEmpty && (extras > 0 || !moved.isEmpty)
         },
         // Deliberate (docs/Differences.md, "A burst crosses a scheduler in
-        // one action"). `observe(on:)` and `lazyMap` hand what a
+        // one action"). `observe(on:)`, `lazyMap` and `delay` hand what a
         // run sent while their scheduled action was pending to that one
         // action; ReactiveSwift schedules an action per event. Each run's
         // events keep their order and their instants; two runs' events due
@@ -285,7 +298,7 @@ public enum KnownDifferences {
         // when the traces hold the same lines at the same instants, and
         // each run's lines are in the same order.
         Entry(name: "deliberate: a burst crosses a scheduler in one action") { program, rs, flare in
-            guard mentions(program, ["observeOn", "lazyMap("]), !flare.runaway, rs.lines != flare.lines,
+            guard mentions(program, ["observeOn", "lazyMap(", "delay("]), !flare.runaway, rs.lines != flare.lines,
                   byInstant(rs.lines) == byInstant(flare.lines) else { return false }
             let runs = Set(rs.lines.compactMap(runName))
             return runs.allSatisfy { run in
@@ -328,7 +341,9 @@ public enum KnownDifferences {
     /// (`hN started`, `log LN started`): lines whose order among
     /// themselves follows how the runs are torn down.
     static func isLoose(_ line: String) -> Bool {
-        if isTeardown(line) { return true }
+        if isTeardown(line) || isCompletionReport(line) { return true }
+        let w = words(line)
+        if w.count == 3, w[0] == "pull", w[2] == "end" { return true }
         guard let hook = hookName(line) else { return false }
         return line.contains("] \(hook) started")
     }
@@ -430,6 +445,23 @@ public enum KnownDifferences {
         if line.contains("] handler h"), line.hasSuffix(" ended") { return true }
         guard let name = hookName(line) else { return false }
         return isInterruptionReport(line) || line.contains("] \(name) disposed")
+    }
+
+    /// A hook's report of a completion: `hN event completed`, `hN
+    /// completed`, `log LN completed …`.
+    static func isCompletionReport(_ line: String) -> Bool {
+        guard let name = hookName(line) else { return false }
+        let rest = line.components(separatedBy: "] \(name) ").dropFirst().first ?? ""
+        return rest == "event completed" || rest.hasPrefix("completed")
+    }
+
+    /// A line that ReactiveSwift delivers inside a disposal it is asked
+    /// for from inside a delivery, and Flare once that delivery returns:
+    /// a run's `interrupted`, a tap's event, a teardown report.
+    static func isMovable(_ line: String) -> Bool {
+        if runName(line) != nil { return words(line).dropFirst().first == "interrupted" }
+        if let first = words(line).first, first.hasPrefix("tap") { return true }
+        return isTeardown(line)
     }
 
     /// A hook's report of an interruption: `hN event interrupted`,
