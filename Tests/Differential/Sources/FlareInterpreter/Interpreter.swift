@@ -477,8 +477,10 @@ final class Run {
         case let .hot(n): return SignalProducer(signal(n))
         case let .inject(n, when, injection):
             let fired = Flag()
-            return producer(n).on(value: { [unowned self] v in
-                if !fired.set && Fn.mod(v, 4) == Fn.mod(when, 4) { fired.set = true; self.inject(injection) }
+            // Weak: a program's objects may outlive its run (a property's
+            // teardown after `interpret` returned delivers to this step).
+            return producer(n).on(value: { [weak self] v in
+                if !fired.set && Fn.mod(v, 4) == Fn.mod(when, 4) { fired.set = true; self?.inject(injection) }
             })
         }
     }
@@ -619,8 +621,8 @@ final class Run {
         case let .hot(n): return signal(n)
         case let .inject(n, when, injection):
             let fired = Flag()
-            return signal(n).on(value: { [unowned self] v in
-                if !fired.set && Fn.mod(v, 4) == Fn.mod(when, 4) { fired.set = true; self.inject(injection) }
+            return signal(n).on(value: { [weak self] v in
+                if !fired.set && Fn.mod(v, 4) == Fn.mod(when, 4) { fired.set = true; self?.inject(injection) }
             })
         default:
             // Anything else is started here, when the program starts.

@@ -84,7 +84,7 @@ struct Supervisor {
         for (k, seed) in seeds.enumerated() {
             let deadline = perSeed.isFinite
                 ? started.addingTimeInterval(perSeed * Double(k + 1)).timeIntervalSince1970 : Double.infinity
-            var from = 0
+            var from = options.from   // `--from N`: resume a seed at case N
             while from < options.count && Date().timeIntervalSince1970 < deadline {
                 try? FileManager.default.removeItem(atPath: results)
                 var args = ["--child", results, "--seed", String(seed), "--from", String(from),

@@ -80,7 +80,7 @@ func parse() -> Options {
         case "--program": o.program = value(a)
         default:
             say("""
-            usage: differential [--seed N]... [--time-seed] [--count N] [--budget SECONDS]
+            usage: differential [--seed N]... [--time-seed] [--from N] [--count N] [--budget SECONDS]
                                 [--max-reports N] [--coverage FLARE_SOURCES [--rs-sources RS_SOURCES]]
                                 [--open FILE] [--write-open FILE] [--report-only]
                    differential --case 0xCASE... [--verbose | --print]
@@ -102,7 +102,9 @@ func withTimeout(_ seconds: Double, _ body: @escaping @Sendable () -> Trace) -> 
     let done = DispatchSemaphore(value: 0)
     let box = Box<Trace>()
     let thread = Thread {
+        let signalStack = useAlternateSignalStack()
         box.value = body()
+        dropAlternateSignalStack(signalStack)
         done.signal()
     }
     thread.stackSize = 64 << 20
@@ -152,11 +154,38 @@ func arm(_ library: String, index: Int, phase: String) {
 
 func installCrashHandlers() {
     for sig in [SIGABRT, SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGFPE] {
-        signal(sig) { _ in
+        // On the thread's alternate stack (`useAlternateSignalStack`): a
+        // library whose recursion overflows the stack crashes with SIGSEGV
+        // on the guard page, where the handler itself has no stack left.
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in
             if crashFD >= 0 { _ = write(crashFD, crashBuffer, crashLength) }
             _exit(crashStatus)
         }
+        action.sa_flags = Int32(SA_ONSTACK)
+        sigaction(sig, &action, nil)
     }
+}
+
+/// Gives the calling thread an alternate stack for the crash handlers
+/// (`sigaltstack` is per thread); returns it for `dropAlternateSignalStack`.
+func useAlternateSignalStack() -> UnsafeMutableRawPointer {
+    let size = 1 << 16
+    let memory = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+    var stack = stack_t()
+    stack.ss_sp = memory
+    stack.ss_size = size
+    stack.ss_flags = 0
+    sigaltstack(&stack, nil)
+    return memory
+}
+
+/// Turns the calling thread's alternate stack off and frees it.
+func dropAlternateSignalStack(_ memory: UnsafeMutableRawPointer) {
+    var off = stack_t()
+    off.ss_flags = Int32(SS_DISABLE)
+    sigaltstack(&off, nil)
+    memory.deallocate()
 }
 
 nonisolated(unsafe) var currentIndex = 0
