@@ -81,9 +81,10 @@ extension Signal {
     ///   holder of its observer, goes).
     /// - After the trigger fires, every event of this signal passes through,
     ///   its terminal event included.
-    /// - If this signal terminated before the trigger fired, the output sends
-    ///   `interrupted` when the trigger fires, as starting to observe a
-    ///   terminated signal does.
+    /// - This signal is observed from when the trigger fires (its observer
+    ///   then comes after those attached before). If it terminated before,
+    ///   the output sends `interrupted` then, as observing a terminated
+    ///   signal does.
     ///
     /// The trigger's observation is disposed as soon as it fires. Both
     /// observations are disposed as soon as the output terminates, or when it
@@ -91,33 +92,51 @@ extension Signal {
     @inlinable
     public func skip(until trigger: Signal<(), Never>) -> Signal<Value, Error> {
         let triggerObservation = SerialDisposable()
+        let sourceObservation = SerialDisposable()
+        // The funnel's input, for the source's observation made when the
+        // trigger fires. Weak: the trigger's observation holds it until
+        // then, and then the source's; held here, it would keep the
+        // funnel (which holds this box) alive by itself.
+        let funnelInput = _WeakBox<Signal<_Pair<Event, Signal<(), Never>.Event>, Never>.Observer>()
         let makeAction = { (downstream: _HeldCore<Value, Error>) in
             let triggered = _DeliveryState(false)
-            let sourceTerminated = _DeliveryState(false)
             return { (tag: _Pair<Event, Signal<(), Never>.Event>) in
                 switch tag {
                 case let .first(event):
-                    if triggered.value {
-                        downstream.deliverHeld(event)
-                    } else if event.isTerminating {
-                        sourceTerminated.value = true
-                    }
+                    downstream.deliverHeld(event)
                 case .second(.value), .second(.completed):
                     if triggered.value { return }
                     triggered.value = true
                     triggerObservation.dispose()
-                    if sourceTerminated.value { downstream.deliverHeld(.interrupted) }
+                    // This signal is observed from now on, as in
+                    // ReactiveSwift: its observer joins the others after
+                    // those attached meanwhile. Attached to a terminated
+                    // signal, it hears `interrupted` (contract 5), queued
+                    // behind this delivery.
+                    guard let input = funnelInput.value else { return }
+                    sourceObservation.inner = self.observe { input.send(value: .first($0)) }
                 case .second(.interrupted):
                     if !triggered.value { downstream.deliverHeld(.interrupted) }
                 }
             }
         }
         return _funnel(makeAction, interruptsWhenInputsEnd: false) { input, observations in
+            funnelInput.value = input
             observations += triggerObservation
+            observations += sourceObservation
             triggerObservation.inner = trigger.observe { input.send(value: .second($0)) }
-            observations += self.observe { input.send(value: .first($0)) }
         }
     }
+}
+
+/// A weak reference, in a box a closure can capture before the referent
+/// exists.
+@usableFromInline
+final class _WeakBox<T: AnyObject>: @unchecked Sendable {
+    @usableFromInline weak var value: T?
+
+    @inlinable
+    init() {}
 }
 
 extension SignalProducer {

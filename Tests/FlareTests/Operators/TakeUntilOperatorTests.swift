@@ -166,6 +166,22 @@ struct TakeUntilOperatorTests {
         #expect(play({ $0.skip(until: $1) }, [.a(.failed(error1))] as [T]) == [])
     }
 
+    @Test("skip(until:) observes the source from when the trigger fires: after the observers attached before")
+    func skipUntilObservesFromTheTrigger() {
+        // ReactiveSwift 7.2.1 starts observing the source when the trigger
+        // fires, so an observer attached to the source in between hears
+        // each value first.
+        let (source, sourceInput) = Signal<Int, Never>.pipe()
+        let (trigger, triggerInput) = Signal<(), Never>.pipe()
+        let log = Recorder<String>()
+        source.skip(until: trigger).observeValues { log.append("skip \($0)") }
+        source.observeValues { log.append("plain \($0)") }
+        sourceInput.send(value: 1)
+        triggerInput.send(value: ())
+        sourceInput.send(value: 2)
+        #expect(log.items == ["plain 1", "plain 2", "skip 2"])
+    }
+
     @Test("skip(until:): the trigger's observation is disposed when it fires; the source's when the output ends")
     func skipUntilDisposal() {
         let (source, sourceInput) = Signal<Int, Never>.pipe()
