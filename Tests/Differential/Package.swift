@@ -40,9 +40,11 @@ let package = Package(
             dependencies: ["DiffModel", "ReactiveSwift"],
             swiftSettings: strict + [.swiftLanguageMode(.v5)]
         ),
+        // Counts ReactiveSwift's reentrant locks (include/lock_watch.h).
+        .target(name: "LockWatch", cSettings: [.unsafeFlags(["-Wall", "-Wextra", "-Werror"])]),
         .executableTarget(
             name: "differential",
-            dependencies: ["DiffModel", "FlareInterpreter", "ReactiveSwiftInterpreter"],
+            dependencies: ["DiffModel", "FlareInterpreter", "ReactiveSwiftInterpreter", "LockWatch"],
             swiftSettings: strict
         ),
     ],

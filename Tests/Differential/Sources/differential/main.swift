@@ -4,6 +4,7 @@
 import DiffModel
 import FlareInterpreter
 import Foundation
+import LockWatch
 import ReactiveSwiftInterpreter
 
 struct Options {
@@ -193,8 +194,19 @@ nonisolated(unsafe) var currentPhase = "run"
 
 func check(_ program: Program) -> Result {
     arm("ReactiveSwift", index: currentIndex, phase: currentPhase)
-    guard let rs = withTimeout(5, { ReactiveSwiftInterpreter.interpret(program) }) else {
+    let reentered = Box<Bool>()
+    guard let rs = withTimeout(5, {
+        let before = lock_watch_reentries()
+        let trace = ReactiveSwiftInterpreter.interpret(program)
+        reentered.value = lock_watch_reentries() != before
+        return trace
+    }) else {
         return Result(outcome: .discarded("ReactiveSwift hangs (deadlock)"), rs: nil, flare: nil)
+    }
+    // Undefined in ReactiveSwift (LockWatch/include/lock_watch.h): its debug
+    // build asserts, Apple platforms crash, Linux release delivers nested.
+    if reentered.value == true {
+        return Result(outcome: .discarded("ReactiveSwift reenters a lock"), rs: rs, flare: nil)
     }
     if rs.runaway { return Result(outcome: .discarded("ReactiveSwift runs away"), rs: rs, flare: nil) }
     arm("Flare", index: currentIndex, phase: currentPhase)
