@@ -204,5 +204,13 @@ public struct Trace: Sendable, Equatable {
     /// An infinite source was pulled past `Fn.pullCap`, or the run recorded
     /// more than `Fn.lineCap` lines.
     public var runaway: Bool
-    public init(lines: [String], runaway: Bool) { self.lines = lines; self.runaway = runaway }
+    /// The number of lines recorded when a run of a property's producer
+    /// first missed a change of the property (one made after the run heard
+    /// the current value and before its start returned: ReactiveSwift's
+    /// producer observes the property only then); nil if none did. Not
+    /// compared: KnownDifferences reads it.
+    public var missedChangeAt: Int?
+    public init(lines: [String], runaway: Bool, missedChangeAt: Int? = nil) {
+        self.lines = lines; self.runaway = runaway; self.missedChangeAt = missedChangeAt
+    }
 }

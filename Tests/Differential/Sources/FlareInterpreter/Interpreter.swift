@@ -14,13 +14,14 @@ import DiffModel
 public func interpret(_ program: Program) -> Trace {
     let run = Run(program)
     run.go()
-    return Trace(lines: run.rec.lines, runaway: run.rec.runaway)
+    return Trace(lines: run.rec.lines, runaway: run.rec.runaway, missedChangeAt: run.rec.missedChangeAt)
 }
 
 final class Recorder {
     var lines: [String] = []
     var recording = true
     var runaway = false
+    var missedChangeAt: Int?
     let scheduler: TestScheduler
     let start: Date
     init(_ scheduler: TestScheduler) { self.scheduler = scheduler; start = scheduler.currentDate }
@@ -37,6 +38,9 @@ final class Recorder {
         lines.append("RUNAWAY \(what)")
     }
 }
+
+/// A count shared by closures.
+final class Counter { var value = 0 }
 
 /// A sequence that records each element pulled; `values == nil` counts up
 /// without end, stopping at `Fn.pullCap` with a recorded runaway.
@@ -410,7 +414,7 @@ final class Run {
                 .map { Fn.ms($0.timeIntervalSince(start)) }
                 .promoteError(TestError.self)
             return count > 0 ? t.take(first: count) : t
-        case let .property(p): return prop(p).producer.promoteError(TestError.self)
+        case let .property(p): return watched(prop(p)).promoteError(TestError.self)
         case let .propertySignal(p): return SignalProducer(prop(p).signal).promoteError(TestError.self)
         case let .apply(a, input):
             return actions[a].apply(input).mapError { e -> TestError in
@@ -421,8 +425,8 @@ final class Run {
             }
         case let .actionValues(a): return SignalProducer(actions[a].values).promoteError(TestError.self)
         case let .actionErrors(a): return SignalProducer(actions[a].errors.map { $0.code }).promoteError(TestError.self)
-        case let .actionExecuting(a): return actions[a].isExecuting.producer.map { $0 ? 1 : 0 }.promoteError(TestError.self)
-        case let .actionEnabled(a): return actions[a].isEnabled.producer.map { $0 ? 1 : 0 }.promoteError(TestError.self)
+        case let .actionExecuting(a): return watched(actions[a].isExecuting).map { $0 ? 1 : 0 }.promoteError(TestError.self)
+        case let .actionEnabled(a): return watched(actions[a].isEnabled).map { $0 ? 1 : 0 }.promoteError(TestError.self)
         case let .actionEvents(a): return SignalProducer(actions[a].events.map(eventCode)).promoteError(TestError.self)
         case let .actionCompleted(a): return SignalProducer(actions[a].completed.map { _ in 0 }).promoteError(TestError.self)
         case let .variadic(a, b, c): return SignalProducer(values: a, b, c)
@@ -703,6 +707,29 @@ final class Run {
         case .startOn, .replayLazily, .retry, .repeatCount, .lift:
             return signal(.unary(u, .hot(.never)))  // unreachable: signalHas(u) is false
         }
+    }
+
+    /// `property.producer`, watched for a change that ReactiveSwift's
+    /// producer misses (`Trace.missedChangeAt`): the runs starting, innermost
+    /// last, each with the count of the property's changes when it heard a
+    /// value; a run whose start returns after further changes missed one.
+    /// The program only gains `on(starting:started:value:)`, which changes
+    /// nothing either library delivers.
+    func watched<V>(_ property: Property<V>) -> SignalProducer<V, Never> {
+        let changes = Counter()
+        retained.append(property.signal.observeValues { _ in changes.value += 1 } as Any)
+        var starting: [Int?] = []
+        return property.producer.on(
+            starting: { starting.append(nil) },
+            started: { [rec] in
+                if let seen = starting.removeLast(), seen != changes.value, rec.missedChangeAt == nil {
+                    rec.missedChangeAt = rec.lines.count
+                }
+            },
+            value: { _ in
+                if let last = starting.indices.last, starting[last] == nil { starting[last] = changes.value }
+            }
+        )
     }
 
     func prop(_ p: Prop) -> Property<Int> {

@@ -211,6 +211,9 @@ func check(_ program: Program) -> Result {
     if rs.runaway { return Result(outcome: .discarded("ReactiveSwift runs away"), rs: rs, flare: nil) }
     arm("Flare", index: currentIndex, phase: currentPhase)
     guard let flare = withTimeout(5, { FlareInterpreter.interpret(program) }) else {
+        // A feedback loop through a property's producer, cut short in
+        // ReactiveSwift by the change its producer missed.
+        if rs.missedChangeAt != nil { return Result(outcome: .known(KnownDifferences.missedChange), rs: rs, flare: nil) }
         return Result(outcome: .different("Flare hangs"), rs: rs, flare: nil)
     }
     if rs.lines == flare.lines && !flare.runaway { return Result(outcome: .same, rs: rs, flare: flare) }
