@@ -11,6 +11,23 @@ public enum KnownDifferences {
 
     public static let missedChange = "deliberate: a property's producer misses no change"
 
+    /// ReactiveSwift fuses a producer's chain of steps into one observer
+    /// with no state of its own; a step that ends the run from a value
+    /// (`take(while:)` …) keeps passing on what reaches it after, and an
+    /// asynchronous step below (`delay` …), which ends only once its
+    /// scheduler runs the end, takes it: a value after the end, or an
+    /// `interrupted` that overtakes the delayed end. `check` names a
+    /// difference this when ReactiveSwift, with a signal after each such
+    /// step (`interpret(_:unfusingEnds:)`), agrees with Flare.
+    public static let fusedEnd = "ReactiveSwift's bug: a fused step that ended lets events through to a time operator"
+
+    /// Whether `program` has a step that can end a run from a value and an
+    /// asynchronous step (`fusedEnd`).
+    public static func mayEndFused(_ program: Program) -> Bool {
+        mentions(program, ["takeFirst(", "takeWhile(", "takeUntilValue(", "attemptMap(", "attempt(", "dematerialize"])
+            && mentions(program, ["delay(", "observeOn", "throttle(", "debounce(", "collectEvery(", "lazyMap("])
+    }
+
     public static let entries: [Entry] = [
         // Deliberate (docs/Differences.md, "A detached input's hooks hear
         // its interruption"; "A flatten's teardown starts nothing"). When

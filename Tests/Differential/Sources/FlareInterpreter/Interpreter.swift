@@ -10,9 +10,16 @@ import ReactiveSwift
 import Foundation
 import DiffModel
 
-/// Runs `program` and returns what it observed, line by line.
-public func interpret(_ program: Program) -> Trace {
+/// Runs `program` and returns what it observed, line by line. With
+/// `unfusingEnds`, each producer step that can end its run from a value
+/// (`take(first:)`, `take(while:)`, `take(until:)` with a predicate,
+/// `attemptMap`, `attempt`, `dematerialize`, `dematerializeResults`) is
+/// followed by `on()`: in ReactiveSwift a signal between it and the steps
+/// below, where its chain of steps would otherwise be fused into one
+/// observer (`KnownDifferences.fusedEnd`).
+public func interpret(_ program: Program, unfusingEnds: Bool = false) -> Trace {
     let run = Run(program)
+    run.unfusingEnds = unfusingEnds
     run.go()
     return Trace(lines: run.rec.lines, runaway: run.rec.runaway, missedChangeAt: run.rec.missedChangeAt)
 }
@@ -121,6 +128,7 @@ final class Run {
     var retained: [Any] = []
     var root: SignalProducer<Int, TestError> = .empty
     var applied = 0
+    var unfusingEnds = false
 
     init(_ program: Program) {
         self.program = program
@@ -490,6 +498,17 @@ final class Run {
     }
 
     func unary(_ u: Unary, _ p: SignalProducer<Int, TestError>) -> SignalProducer<Int, TestError> {
+        let q = fusedUnary(u, p)
+        guard unfusingEnds else { return q }
+        switch u {
+        case .takeFirst, .takeWhile, .takeUntilValue, .attemptMap, .attempt, .dematerialize, .dematerializeResults:
+            return q.on()
+        default:
+            return q
+        }
+    }
+
+    func fusedUnary(_ u: Unary, _ p: SignalProducer<Int, TestError>) -> SignalProducer<Int, TestError> {
         let rec = self.rec
         switch u {
         case let .map(k): return p.map { $0 &+ k }

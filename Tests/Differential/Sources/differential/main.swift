@@ -220,6 +220,13 @@ func check(_ program: Program) -> Result {
     if let name = KnownDifferences.match(program, rs: rs, flare: flare) {
         return Result(outcome: .known(name), rs: rs, flare: flare)
     }
+    // ReactiveSwift's fused steps: the same program with a signal after
+    // each step that can end a run agrees with Flare.
+    if !flare.runaway, KnownDifferences.mayEndFused(program),
+       let unfused = withTimeout(5, { ReactiveSwiftInterpreter.interpret(program, unfusingEnds: true) }),
+       unfused.lines == flare.lines {
+        return Result(outcome: .known(KnownDifferences.fusedEnd), rs: rs, flare: flare)
+    }
     return Result(outcome: .different(flare.runaway ? "Flare runs away" : "traces differ"), rs: rs, flare: flare)
 }
 
