@@ -317,7 +317,7 @@ public enum KnownDifferences {
         // when the traces hold the same lines at the same instants, and
         // each run's lines are in the same order.
         Entry(name: "deliberate: a burst crosses a scheduler in one action") { program, rs, flare in
-            guard mentions(program, ["observeOn", "lazyMap(", "delay("]), !flare.runaway, rs.lines != flare.lines,
+            guard mentions(program, ["observeOn", "lazyMap(", "delay(", "throttle("]), !flare.runaway, rs.lines != flare.lines,
                   byInstant(rs.lines) == byInstant(flare.lines) else { return false }
             let runs = Set(rs.lines.compactMap(runName))
             return runs.allSatisfy { run in
