@@ -49,7 +49,12 @@ public enum KnownDifferences {
         // never started, and ReactiveSwift's reports just after a
         // `< dispose` line count as before it. Flare never lacks a
         // `disposed` or a lifetime's end that ReactiveSwift reports of a
-        // run that started.
+        // run that started. Where ReactiveSwift builds a run's last step
+        // on `startWithSignal` (`map(value:)` …), `dispose()` interrupts
+        // the run's observer before the steps above report; Flare
+        // interrupts from the source down: a run's `interrupted` inside
+        // its own `dispose()` is compared as if last there
+        // (`interruptedLast`).
         Entry(name: "deliberate: a detached input's hooks hear its interruption") { program, rs, flare in
             guard !flare.runaway, !rs.runaway, rs.lines != flare.lines else { return false }
             // A start handler ReactiveSwift runs start to end and Flare
@@ -60,7 +65,8 @@ public enum KnownDifferences {
             let rsLines = rs.lines.filter { line in
                 handlerName(line).map { flareHandlers.contains($0) || !ended.contains($0) } ?? true
             }
-            let rs = Trace(lines: rsLines, runaway: rs.runaway)
+            let rs = Trace(lines: interruptedLast(rsLines), runaway: rs.runaway)
+            let flare = Trace(lines: interruptedLast(flare.lines), runaway: flare.runaway)
             guard rs.lines.filter({ !isLoose($0) }) == flare.lines.filter({ !isLoose($0) }) else { return false }
             // Through a time operator, an interruption reaches the steps
             // below it on the scheduler, later in the same instant: the
@@ -364,6 +370,43 @@ public enum KnownDifferences {
     static func words(_ line: String) -> [Substring] {
         guard let close = line.firstIndex(of: "]") else { return [] }
         return line[line.index(after: close)...].split(separator: " ")
+    }
+
+    /// `lines` with each `runN interrupted` that comes between `> dispose
+    /// runN` and `< dispose runN` moved to just before the latter; inside
+    /// `> dispose composite` … `< dispose composite`, to just before the
+    /// composite's `composite runN` (its next disposable, added after the
+    /// run's) or the bracket's end.
+    static func interruptedLast(_ lines: [String]) -> [String] {
+        var out: [String] = []
+        // The bracket open (`runN` or `composite`) and the interruptions
+        // held back in it, in order.
+        var open: Substring?
+        var held: [(run: Substring, line: String)] = []
+        func release(_ run: Substring?) {
+            out += held.filter { run == nil || $0.run == run }.map(\.line)
+            held.removeAll { run == nil || $0.run == run }
+        }
+        for line in lines {
+            let w = words(line)
+            if open == nil, w.count == 3, w[0] == ">", w[1] == "dispose" {
+                open = w[2]
+            } else if let bracket = open {
+                if w == ["<", "dispose", bracket] {
+                    release(nil)
+                    open = nil
+                } else if w.count == 2, w[1] == "interrupted", w[0].hasPrefix("run"),
+                          bracket == "composite" || bracket == w[0] {
+                    held.append((w[0], line))
+                    continue
+                } else if bracket == "composite", w.count == 2, w[0] == "composite" {
+                    release(w[1])
+                }
+            }
+            out.append(line)
+        }
+        release(nil)
+        return out
     }
 
     /// A teardown report, or a hook's report that its start returned
