@@ -47,7 +47,7 @@ public enum KnownDifferences {
         // interruption reports (and the `disposed` of a step ReactiveSwift
         // never reports), ReactiveSwift may add the reports of a step that
         // never started, and ReactiveSwift's reports just after a
-        // `< dispose` line count as before it. Flare never lacks a
+        // `< dispose` line may count as before it. Flare never lacks a
         // `disposed` or a lifetime's end that ReactiveSwift reports of a
         // run that started. Where ReactiveSwift builds a run's last step
         // on `startWithSignal` (`map(value:)` …), `dispose()` interrupts
@@ -73,35 +73,15 @@ public enum KnownDifferences {
             // groups are then the instants.
             let timed = mentions(program, ["delay(", "observeOn", "throttle(", "debounce(", "collectEvery(", "lazyMap("])
             let endsEarly = mentions(program, ["First(", "takeWhile(", "takeUntil", "blocking("])
-            let rsBlocks = teardownBlocks(rs.lines, hoistingPastDispose: true, byInstant: timed)
             let flareBlocks = teardownBlocks(flare.lines, hoistingPastDispose: false, byInstant: timed)
-            guard rsBlocks.count == flareBlocks.count else { return false }
             let rsHooks = Set(rs.lines.compactMap(hookName))
-            for (r, f) in zip(rsBlocks, flareBlocks) {
-                let started = Set(r.running)
-                var onlyFlare = f.lines, onlyRS: [String] = []
-                for line in r.lines {
-                    if let i = onlyFlare.firstIndex(of: line) { onlyFlare.remove(at: i) } else { onlyRS.append(line) }
-                }
-                let flareExtraOK = onlyFlare.allSatisfy { line in
-                    isInterruptionReport(line) || (hookName(line).map { !rsHooks.contains($0) } ?? false)
-                }
-                let rsExtraOK = onlyRS.allSatisfy { line in
-                    guard let hook = hookName(line) else { return false }
-                    // A step above a `take` (or a blocking `first()`,
-                    // `single()` …) that ended the run: ReactiveSwift lets
-                    // a synchronous source's own `completed` reach it;
-                    // Flare stops the source, and the step hears
-                    // `interrupted` ("An ended run does no more work").
-                    if endsEarly, isCompletionReport(line),
-                       onlyFlare.contains(where: { hookName($0) == hook && isInterruptionReport($0) }) {
-                        return true
-                    }
-                    return !started.contains(hook)
-                }
-                guard flareExtraOK, rsExtraOK else { return false }
+            // ReactiveSwift's reports after a `< dispose` line in its
+            // instant may belong before it, or where they are.
+            return [true, false].contains { hoisting in
+                let rsBlocks = teardownBlocks(rs.lines, hoistingPastDispose: hoisting, byInstant: timed)
+                return rsBlocks.count == flareBlocks.count
+                    && blocksAgree(rsBlocks, flareBlocks, rsHooks: rsHooks, endsEarly: endsEarly)
             }
-            return true
         },
         // Deliberate (docs/Differences.md, "Rounds end before the next
         // starts"). ReactiveSwift's repeat and retry start the next round
@@ -348,6 +328,17 @@ public enum KnownDifferences {
             guard let at = rs.missedChangeAt else { return false }
             return zip(rs.lines, flare.lines).prefix(while: { $0 == $1 }).count >= at
         },
+        // Deliberate (docs/Differences.md, "Disposal never waits"): an
+        // observer disposed while an event is being delivered does not
+        // hear it; ReactiveSwift delivers each event to a snapshot of the
+        // observers, so a signal disposed by an earlier observer of the
+        // same event still passes it to its `on(...)`/`logEvents` step.
+        // Recognised when ReactiveSwift's trace is Flare's with more lines
+        // of hooks, each after that hook's `disposed` (and no later start).
+        Entry(name: "deliberate: an observer disposed during a delivery does not hear it") { _, rs, flare in
+            guard !flare.runaway, rs.lines != flare.lines else { return false }
+            return afterDisposal(rs.lines) == flare.lines
+        },
         Entry(name: "ReactiveSwift's bug: a fused debounce(discardWhenCompleted: false) drops its value") { program, rs, flare in
             guard mentions(program, (0...3).map { "debounce(\($0), false)" }), !flare.runaway, rs.lines != flare.lines else { return false }
             let isEnd = { (line: String) in line.contains(" value ") || line.hasSuffix(" completed") }
@@ -407,6 +398,55 @@ public enum KnownDifferences {
         }
         release(nil)
         return out
+    }
+
+    /// Whether the teardown blocks of the two traces agree, block by block
+    /// ("a detached input's hooks hear its interruption").
+    static func blocksAgree(_ rsBlocks: [(lines: [String], running: [String])],
+                            _ flareBlocks: [(lines: [String], running: [String])],
+                            rsHooks: Set<String>, endsEarly: Bool) -> Bool {
+        for (r, f) in zip(rsBlocks, flareBlocks) {
+            let started = Set(r.running)
+            var onlyFlare = f.lines, onlyRS: [String] = []
+            for line in r.lines {
+                if let i = onlyFlare.firstIndex(of: line) { onlyFlare.remove(at: i) } else { onlyRS.append(line) }
+            }
+            let flareExtraOK = onlyFlare.allSatisfy { line in
+                isInterruptionReport(line) || (hookName(line).map { !rsHooks.contains($0) } ?? false)
+            }
+            let rsExtraOK = onlyRS.allSatisfy { line in
+                guard let hook = hookName(line) else { return false }
+                // A step above a `take` (or a blocking `first()`,
+                // `single()` …) that ended the run: ReactiveSwift lets
+                // a synchronous source's own `completed` reach it;
+                // Flare stops the source, and the step hears
+                // `interrupted` ("An ended run does no more work").
+                if endsEarly, isCompletionReport(line),
+                   onlyFlare.contains(where: { hookName($0) == hook && isInterruptionReport($0) }) {
+                    return true
+                }
+                return !started.contains(hook)
+            }
+            guard flareExtraOK, rsExtraOK else { return false }
+        }
+        return true
+    }
+
+    /// `lines` without each line of a hook that comes when none of the
+    /// hook's runs is live: after its `disposed` as often as it started
+    /// (a hook on a signal, which never reports a start, starts once).
+    static func afterDisposal(_ lines: [String]) -> [String] {
+        let producerHooks = Set(lines.filter { line in
+            hookName(line).map { line.contains("] \($0) starting") } ?? false
+        }.compactMap(hookName))
+        var live: [String: Int] = [:]
+        return lines.filter { line in
+            guard let hook = hookName(line) else { return true }
+            if line.contains("] \(hook) starting") { live[hook, default: 0] += 1; return true }
+            let n = live[hook, default: producerHooks.contains(hook) ? 0 : 1]
+            if line.contains("] \(hook) disposed") { live[hook] = n - 1; return true }
+            return n > 0
+        }
     }
 
     /// A teardown report, or a hook's report that its start returned
