@@ -5,6 +5,7 @@
 # queues: two domains feeding each other), Tests/Model/gate.pml (a
 # property's write gate and the parking spots its writers sleep on) and
 # Tests/Model/runstate.pml (the run state word of producer runs),
+# Tests/Model/actionend.pml (an Action execution's one end),
 # Tests/Model/flatten.pml (a flatten's node serving one inner after
 # another) and Tests/Model/stack.pml (the disposable stack of a
 # CompositeDisposable and a Lifetime) with spin: every configuration below is
@@ -20,7 +21,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/flare-model.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-cp "$here/flare.pml" "$here/overload.pml" "$here/waits.pml" "$here/gate.pml" "$here/pool.pml" "$here/batch.pml" "$here/runstate.pml" "$here/flatten.pml" "$here/stack.pml" "$work/"
+cp "$here/flare.pml" "$here/overload.pml" "$here/waits.pml" "$here/gate.pml" "$here/pool.pml" "$here/batch.pml" "$here/runstate.pml" "$here/flatten.pml" "$here/stack.pml" "$here/actionend.pml" "$work/"
 cd "$work"
 
 status=0
@@ -75,7 +76,8 @@ caught() {
 # FLARE_MODEL=flare only flare.pml's; FLARE_MODEL=waits, FLARE_MODEL=gate,
 # FLARE_MODEL=batch only that model's, FLARE_MODEL=pool the pool's,
 # FLARE_MODEL=runstate the run state word's, FLARE_MODEL=flatten the
-# flatten node's, FLARE_MODEL=stack the disposable stack's.
+# flatten node's, FLARE_MODEL=stack the disposable stack's,
+# FLARE_MODEL=actionend an Action execution's end.
 only=${FLARE_MODEL:-all}
 if [ $# -gt 0 ]; then
     check "custom $*" "$safety" "-m200000" "$@"
@@ -257,6 +259,19 @@ check "runstate: synchronous, three interrupters, three values" "$safety -w" "-m
 for mutation in "1 -DLIVE=1" "1 -DLIVE=0" "2 -DLIVE=1" "3 -DLIVE=1" "3 -DLIVE=0"; do
     # shellcheck disable=SC2086
     caught "runstate: mutation $mutation" -DMUTATION=$mutation
+done
+fi
+
+# How an Action's execution ends (actionend.pml): the work's own terminal
+# event racing with the thread that disposes the live start; one claim
+# decides who ends it, exactly once, and it is claimed when dispose()
+# returns.
+if [ "$only" = all ] || [ "$only" = actionend ]; then
+model=actionend.pml
+check "actionend: work of two values against a disposer" "$safety -w" "-m200000"
+check "actionend: work of four values against a disposer" "$safety -w" "-m200000" -DVALUES=4
+for mutation in 1 2; do
+    caught "actionend: mutation $mutation" -DMUTATION=$mutation
 done
 fi
 

@@ -235,8 +235,10 @@ public final class Action<Input, Output, Error: Swift.Error> {
     /// ``ActionError/disabled`` (and sends a value on ``disabledErrors``).
     ///
     /// Disposing the start interrupts the execution: the started producer
-    /// receives `interrupted`, and the action is enabled again. The producer
-    /// retains the action.
+    /// receives `interrupted`, and the action is enabled again by the time
+    /// `dispose()` returns (a work that delivers through a scheduler sends
+    /// its `interrupted` when the scheduler runs). The producer retains the
+    /// action.
     ///
     /// Thread-safety: call `apply` and start its producer from any thread,
     /// concurrently, and from inside the action's own observers: of

@@ -139,7 +139,7 @@ struct ActionConcurrencyTests {
         #expect(enabling.items == [false, true, false, true])
     }
 
-    @Test("disposing a start from another thread during delivery: at most the delivery already starting, then interrupted, then the action is enabled again, once")
+    @Test("disposing a start from another thread during delivery: the action is enabled again when dispose() returns, once; the start hears at most the delivery already starting, then interrupted")
     func disposalFromAnotherThread() {
         let rounds = runningUnderSanitizer ? 20 : 100
         for round in 0..<rounds {
@@ -163,19 +163,26 @@ struct ActionConcurrencyTests {
             }
             let received = Counter()
             let terminal = Recorder<String>()
+            let terminated = DispatchSemaphore(value: 0)
             let firstValue = DispatchSemaphore(value: 0)
             let disposable = action.apply().start { event in
                 switch event {
                 case .value:
                     if received.count == 0 { firstValue.signal() }
                     received.increment()
-                default: terminal.append(describe(event))
+                default:
+                    terminal.append(describe(event))
+                    terminated.signal()
                 }
             }
             firstValue.wait()
             disposable.dispose()
             let atDisposal = received.count
+            // Ended by the disposing thread (ReactiveSwift ends it in the
+            // start's lifetime), or by the work's `interrupted` first.
+            #expect(action.isEnabled.value == true, "round \(round): enabled when dispose() returned")
             #expect(ended.wait(timeout: .now() + 30) == .success, "round \(round): the execution ended")
+            #expect(terminated.wait(timeout: .now() + 30) == .success, "round \(round): the start ended")
             #expect(received.count <= atDisposal + 1, "round \(round)")
             #expect(terminal.items == ["interrupted"], "round \(round)")
             #expect(action.isEnabled.value == true && action.isExecuting.value == false)

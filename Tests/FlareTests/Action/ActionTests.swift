@@ -710,6 +710,28 @@ struct ActionOrderTests {
         observation?.dispose()
     }
 
+    @Test("a disposed execution whose work delivers through a scheduler: enabled again when dispose() returns; the start and events hear interrupted when the scheduler runs")
+    func disposalOfScheduledWork() {
+        let scheduler = TestScheduler()
+        let log = Recorder<String>()
+        let action = Action<Int, Int, Never> { v in SignalProducer(value: v).delay(1, on: scheduler) }
+        let observation = action.events.observeValues { log.append("events \(describe($0))") }
+        let disposable = action.apply(1).start { log.append("first \(describe($0))") }
+        disposable.dispose()
+        // ReactiveSwift ends the execution in the start's lifetime, which
+        // ends with `dispose()`: a new start executes at once.
+        #expect(action.isEnabled.value == true && action.isExecuting.value == false)
+        action.apply(2).start { log.append("second \(describe($0))") }
+        #expect(action.isExecuting.value == true)
+        scheduler.run()
+        #expect(log.items == [
+            "first interrupted", "events interrupted",
+            "second v2", "events v2", "second completed", "events completed",
+        ])
+        #expect(action.isEnabled.value == true && action.isExecuting.value == false)
+        observation?.dispose()
+    }
+
     @Test("a work that interrupts itself: the action is enabled again before events hears of it")
     func selfInterruptedOrder() {
         let log = Recorder<String>()

@@ -1,4 +1,5 @@
 import CFlare
+import Synchronization
 
 /// One start of the producer `Action.apply` returns: the run itself (made
 /// by the producer's `_makeRunObject`, and the `Disposable` its start
@@ -23,7 +24,9 @@ import CFlare
 ///
 /// Once live, an interruption disposes the work's run, whose
 /// `interrupted` arrives through `forward` like any other event. The
-/// execution ends (`_ExecutionControl.end`) at the work's terminal event.
+/// execution ends (`_ExecutionControl.end`, once: `endExecution`) at the
+/// work's own terminal event, or, for an interruption, when the thread
+/// that asked for it has disposed the work.
 ///
 /// Lifetimes: the chain's sinks hold this run unowned; while the work
 /// runs, its output (`forward`) holds this run until the work has
@@ -51,6 +54,12 @@ final class _ActionExecution<Input, Output, Error: Swift.Error>: _ProducerRun, @
     @usableFromInline
     @exclusivity(unchecked)
     var work: _ProducerRun?
+
+    /// Whether the execution has ended (`endExecution`): claimed once, by
+    /// the work's own terminal event or by the thread that asked for an
+    /// interruption, whichever comes first.
+    @usableFromInline
+    let ended = Atomic<Bool>(false)
 
     /// A start's run for a chain of `linkCount` links; its `sink` is set by
     /// the producer's `attach`. The entry function captures nothing: made
@@ -86,8 +95,10 @@ final class _ActionExecution<Input, Output, Error: Swift.Error>: _ProducerRun, @
             work.startIfNotDisposed()
         } else {
             // Interrupted while starting: the work never runs, and its run
-            // delivers `interrupted` through `forward`.
+            // delivers `interrupted` through `forward`; then the execution
+            // ends (the request's end, as below).
             work.dispose()
+            endExecution()
         }
     }
 
@@ -102,7 +113,15 @@ final class _ActionExecution<Input, Output, Error: Swift.Error>: _ProducerRun, @
             sink?.deliverHeld(.interrupted)
             finish()
         case .live:
+            // The request's end: as in ReactiveSwift (which ends the
+            // execution in the start's lifetime), the action is enabled
+            // again by the time `dispose()` returns, after `events` heard
+            // the work's `interrupted` if the work delivered it at once;
+            // one the work delivers later (through a scheduler, or after
+            // its delivery in progress) reaches the start and `events`
+            // then.
             work.unsafelyUnwrapped.dispose()
+            endExecution()
         case .starting, .over:
             // Starting: the starter disposes the work before it runs.
             return
@@ -111,11 +130,11 @@ final class _ActionExecution<Input, Output, Error: Swift.Error>: _ProducerRun, @
 
     /// An event of the work: to the started producer, then to `events`;
     /// a terminal one also ends the execution (the action is enabled
-    /// again), in ReactiveSwift's order: before `events` hears of it,
-    /// unless it is the `interrupted` of a start that was disposed (or
-    /// ended by an operator of its chain), which ReactiveSwift's work sends
-    /// on `events` while the start's lifetime ends, before the execution
-    /// does. Called inside the work's serialized delivery.
+    /// again), before `events` hears of it, in ReactiveSwift's order;
+    /// except the `interrupted` of a start that was disposed (or ended by
+    /// an operator of its chain): the thread that asked for it ends the
+    /// execution once the work is disposed (`interruptRelay`, `start`).
+    /// Called inside the work's serialized delivery.
     @inlinable
     func forward(_ event: Signal<Output, Error>.Event) {
         // Moved out for the call and back (a copy would retain and release
@@ -129,18 +148,27 @@ final class _ActionExecution<Input, Output, Error: Swift.Error>: _ProducerRun, @
             sendOnEvents(event)
             return
         }
-        // The action (which this run retains) keeps its control: no retain.
-        let control = Unmanaged.passUnretained(action._control)
         // The request is seen: the work's `interrupted` is delivered after
         // the interrupter's request (through the work's serial word).
         if case .interrupted = event, isInterruptRequested {
             sendOnEvents(event)
-            control._withUnsafeGuaranteedRef { $0.end() }
         } else {
-            control._withUnsafeGuaranteedRef { $0.end() }
+            endExecution()
             sendOnEvents(event)
         }
         finish()
+    }
+
+    /// Ends the execution (the action may execute again), once: whoever
+    /// claims `ended` first does it, the work's own terminal event or the
+    /// thread that asked for an interruption (which may race with it: a
+    /// work completing as the start is disposed). Any thread.
+    /// Tests/Model/actionend.pml checks the claim.
+    @inlinable
+    func endExecution() {
+        guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        // The action (which this run retains) keeps its control: no retain.
+        Unmanaged.passUnretained(action._control)._withUnsafeGuaranteedRef { $0.end() }
     }
 
     /// Sends `event` on the action's `events`, unless it is an event
