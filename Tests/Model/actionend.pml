@@ -1,91 +1,116 @@
 /*
  * actionend.pml — a Promela model of how an Action's execution ends
- * (Sources/Flare/Engine/Action/ActionExecution.swift, `endExecution`):
- * exactly once, by whichever comes first of the work's own terminal event
- * and the thread that asked for an interruption of the live start.
+ * (Sources/Flare/Engine/Action/ActionExecution.swift, `endWord`,
+ * `askToEnd`): exactly once, never while the work's start is on the stack
+ * and never before someone asked for it, as ReactiveSwift's order
+ * requires (it ends an execution in the start's lifetime, which it
+ * watches only once the work's start has returned).
  *
- *   Work       its values, then (if it read the request before its
- *              terminal event) `interrupted`, which `forward` sends on
- *              `events` without ending the execution; else its own
- *              terminal event (`completed`, or a self-interruption):
- *              `forward` claims `ended`, ends the execution if it won,
- *              then sends on `events`
- *   Disposer   requests the interruption (the run state word: the start
- *              is live), disposes the work, claims `ended` and ends the
- *              execution if it won; returns
+ *   Starter   starts the work (the work may deliver meanwhile), then ors
+ *             in RET; if ASK was set, ends the execution
+ *   Work      its values, then either `interrupted` after reading the
+ *             request (the disposer asks; the work does not) or its own
+ *             terminal event: ors in ASK; if the old word was exactly
+ *             RET, ends the execution
+ *   Disposer  requests the interruption, disposes the work, ors in ASK;
+ *             if the old word was exactly RET, ends the execution
  *
- * The run state word's own protocol is runstate.pml's; here the request is
- * one flag the work reads before each event (R4). Granularity: every
- * atomic instruction is one step. Memory model: sequential consistency;
- * the claim is one exchange (acquire-release).
+ * The run state word's own protocol is runstate.pml's (the starter has
+ * published the live run before the work starts); here the request is one
+ * flag the work reads before each event (R4). Granularity: every atomic
+ * instruction is one step. Memory model: sequential consistency; each
+ * fetch-or is acquire-release.
  *
- * Checked: the execution ends exactly once; when the disposer returns,
- * `ended` has been claimed (the action is enabled once the winner, the
- * disposer itself unless the work ended on its own at that moment, has
- * called `end`); no thread is left waiting.
+ * Checked: the execution ends exactly once; only after the work's start
+ * returned, and after someone asked (the work's terminal event or the
+ * disposer); no thread is left waiting.
  *
  * MUTATION (each must make the check fail; Tests/Model/run.sh checks it):
- *   1  the claim is a load, then a store (two threads may both win)
- *   2  `forward` ends the execution at the work's own terminal event
- *      without claiming (and the disposer ends it too)
+ *   1  an asker ends the execution whenever RET is set (ignoring an
+ *      earlier ask): two ends
+ *   2  the starter ends the execution when the work's start returns,
+ *      asked or not: an end before anyone asked, or two
  */
 
 #ifndef VALUES
 #define VALUES 2
 #endif
+#ifndef DISPOSER
+#define DISPOSER 1
+#endif
 #ifndef MUTATION
 #define MUTATION 0
 #endif
 
-bool requested = false;
-bool ended = false;        /* the claim */
-byte ends = 0;             /* `_ExecutionControl.end` calls */
-byte finished = 0;         /* processes done */
+#define RET 1
+#define ASK 2
 
-inline claimAndEnd() {
+byte word = 0;
+bool requested = false;
+byte ends = 0;
+byte finished = 0;
+
+inline endExecution() {
+    assert((word & RET) != 0 && (word & ASK) != 0);
+    ends++
+}
+
+inline askToEnd() {
+    atomic { old = word; word = word | ASK };
 #if MUTATION == 1
-    won = !ended;
-    ended = true;
-#else
-    atomic { won = !ended; ended = true };
-#endif
     if
-    :: won -> ends++
+    :: (old & RET) != 0 -> endExecution()
     :: else -> skip
     fi
+#else
+    if
+    :: old == RET -> endExecution()
+    :: else -> skip
+    fi
+#endif
+}
+
+proctype Starter() {
+    byte old;
+    /* the work's start is on the stack: Work may run meanwhile */
+    atomic { old = word; word = word | RET };
+#if MUTATION == 2
+    endExecution();
+#else
+    if
+    :: (old & ASK) != 0 -> endExecution()
+    :: else -> skip
+    fi;
+#endif
+    finished++
 }
 
 proctype Work() {
-    bool won;
+    byte old;
     byte i = 0;
     do
     :: i < VALUES && !requested -> i++           /* a value */
-    :: requested -> break                        /* reads the request: interrupted */
-    :: i == VALUES && !requested ->              /* its own terminal event */
-#if MUTATION == 2
-        ends++;
-#else
-        claimAndEnd();
-#endif
-        goto done
+    :: requested -> break                        /* interrupted: the disposer asks */
+    :: !requested -> askToEnd(); break           /* its own terminal event */
     od;
-    /* `interrupted` of a requested start: events only */
-    skip;
-done:
     finished++
 }
 
 proctype Disposer() {
-    bool won;
+    byte old;
     requested = true;
     /* work.dispose(): the request is what the work reads */
-    claimAndEnd();
-    assert(ended);
+    askToEnd();
     finished++
 }
 
 init {
-    atomic { run Work(); run Disposer() };
-    finished == 2;
+    atomic {
+        run Starter(); run Work();
+#if DISPOSER
+        run Disposer()
+#endif
+    };
+    finished == 2 + DISPOSER;
     assert(ends == 1)
 }

@@ -262,14 +262,15 @@ for mutation in "1 -DLIVE=1" "1 -DLIVE=0" "2 -DLIVE=1" "3 -DLIVE=1" "3 -DLIVE=0"
 done
 fi
 
-# How an Action's execution ends (actionend.pml): the work's own terminal
-# event racing with the thread that disposes the live start; one claim
-# decides who ends it, exactly once, and it is claimed when dispose()
-# returns.
+# How an Action's execution ends (actionend.pml): the starter returning
+# from the work's start, the work's own terminal event and the thread that
+# disposes the start, in any order; one word decides who ends it: exactly
+# once, after the work's start returned and after someone asked.
 if [ "$only" = all ] || [ "$only" = actionend ]; then
 model=actionend.pml
-check "actionend: work of two values against a disposer" "$safety -w" "-m200000"
-check "actionend: work of four values against a disposer" "$safety -w" "-m200000" -DVALUES=4
+check "actionend: starter, work of two values, disposer" "$safety -w" "-m200000"
+check "actionend: starter, work of four values, disposer" "$safety -w" "-m200000" -DVALUES=4
+check "actionend: starter and work, no disposer" "$safety -w" "-m200000" -DDISPOSER=0
 for mutation in 1 2; do
     caught "actionend: mutation $mutation" -DMUTATION=$mutation
 done

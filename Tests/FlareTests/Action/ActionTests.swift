@@ -732,6 +732,31 @@ struct ActionOrderTests {
         observation?.dispose()
     }
 
+    @Test("a work that ends while it starts: the start, then events and completed hear of it, then the action is enabled (its start returned)")
+    func synchronousWorkOrder() {
+        let log = Recorder<String>()
+        let action = Action<Int, Int, Never> { SignalProducer(value: $0) }
+        action.isEnabled.signal.observeValues { log.append("isEnabled \($0)") }
+        let events = action.events.observeValues { event in
+            log.append("events \(describe(event)) executing \(action.isExecuting.value)")
+        }
+        var again = true
+        let completed = action.completed.observeValues {
+            log.append("completed executing \(action.isExecuting.value)")
+            // As in ReactiveSwift: the execution has not ended yet.
+            if again { again = false; action.apply(9).start { log.append("again \(describe($0))") } }
+        }
+        action.apply(1).start { log.append("start \(describe($0))") }
+        #expect(log.items == [
+            "isEnabled false", "start v1", "events v1 executing true", "start completed",
+            "completed executing true", "again failed(disabled)", "events completed executing true",
+            "isEnabled true",
+        ])
+        #expect(action.isEnabled.value == true && action.isExecuting.value == false)
+        events?.dispose()
+        completed?.dispose()
+    }
+
     @Test("a work that interrupts itself: the action is enabled again before events hears of it")
     func selfInterruptedOrder() {
         let log = Recorder<String>()

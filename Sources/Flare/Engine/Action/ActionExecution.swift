@@ -23,10 +23,18 @@ import Synchronization
 /// which disposes the work before it runs.
 ///
 /// Once live, an interruption disposes the work's run, whose
-/// `interrupted` arrives through `forward` like any other event. The
-/// execution ends (`_ExecutionControl.end`, once: `endExecution`) at the
-/// work's own terminal event, or, for an interruption, when the thread
-/// that asked for it has disposed the work.
+/// `interrupted` arrives through `forward` like any other event.
+///
+/// The execution ends (`_ExecutionControl.end`: the action may execute
+/// again) once, as ReactiveSwift's does, which ends it in the start's
+/// lifetime and watches that lifetime only once the work's start has
+/// returned: at the work's own terminal event (after the start heard it,
+/// before `events` does), or when the thread that asked for an
+/// interruption has disposed the work (after `events` heard a work's
+/// `interrupted` delivered at once); but either one that comes before the
+/// work's start has returned leaves the end to the starter, when it
+/// returns (after `events` heard it). `endWord` decides who
+/// (Tests/Model/actionend.pml).
 ///
 /// Lifetimes: the chain's sinks hold this run unowned; while the work
 /// runs, its output (`forward`) holds this run until the work has
@@ -55,11 +63,17 @@ final class _ActionExecution<Input, Output, Error: Swift.Error>: _ProducerRun, @
     @exclusivity(unchecked)
     var work: _ProducerRun?
 
-    /// Whether the execution has ended (`endExecution`): claimed once, by
-    /// the work's own terminal event or by the thread that asked for an
-    /// interruption, whichever comes first.
+    /// Who ends the execution: `startReturned` is or-ed in by the starter
+    /// once the work's start has returned, `endAsked` by the work's own
+    /// terminal event and by the thread that asked for an interruption.
+    /// Whoever sets the second of the two bits ends the execution (the
+    /// first to set `endAsked` after `startReturned`, or the starter if
+    /// `endAsked` came first); a later `endAsked` does nothing.
     @usableFromInline
-    let ended = Atomic<Bool>(false)
+    let endWord = Atomic<Int>(0)
+
+    @usableFromInline static var startReturned: Int { 1 }
+    @usableFromInline static var endAsked: Int { 2 }
 
     /// A start's run for a chain of `linkCount` links; its `sink` is set by
     /// the producer's `attach`. The entry function captures nothing: made
@@ -93,10 +107,13 @@ final class _ActionExecution<Input, Output, Error: Swift.Error>: _ProducerRun, @
         // Release: an interrupter that finds the run live sees `work`.
         if state.endStart() {
             work.startIfNotDisposed()
+            let before = endWord.bitwiseOr(Self.startReturned, ordering: .acquiringAndReleasing).oldValue
+            if before & Self.endAsked != 0 { endExecution() }
         } else {
             // Interrupted while starting: the work never runs, and its run
             // delivers `interrupted` through `forward`; then the execution
-            // ends (the request's end, as below).
+            // ends. Nobody else can end it: the interrupter left the
+            // request to this thread.
             work.dispose()
             endExecution()
         }
@@ -115,13 +132,13 @@ final class _ActionExecution<Input, Output, Error: Swift.Error>: _ProducerRun, @
         case .live:
             // The request's end: as in ReactiveSwift (which ends the
             // execution in the start's lifetime), the action is enabled
-            // again by the time `dispose()` returns, after `events` heard
-            // the work's `interrupted` if the work delivered it at once;
-            // one the work delivers later (through a scheduler, or after
-            // its delivery in progress) reaches the start and `events`
-            // then.
+            // again by the time `dispose()` returns (or, while the work is
+            // starting, when its start returns), after `events` heard the
+            // work's `interrupted` if the work delivered it at once; one
+            // the work delivers later (through a scheduler, or after its
+            // delivery in progress) reaches the start and `events` then.
             work.unsafelyUnwrapped.dispose()
-            endExecution()
+            askToEnd()
         case .starting, .over:
             // Starting: the starter disposes the work before it runs.
             return
@@ -129,11 +146,7 @@ final class _ActionExecution<Input, Output, Error: Swift.Error>: _ProducerRun, @
     }
 
     /// An event of the work: to the started producer, then to `events`;
-    /// a terminal one also ends the execution (the action is enabled
-    /// again), before `events` hears of it, in ReactiveSwift's order;
-    /// except the `interrupted` of a start that was disposed (or ended by
-    /// an operator of its chain): the thread that asked for it ends the
-    /// execution once the work is disposed (`interruptRelay`, `start`).
+    /// a terminal one also ends the execution (see the type's comment).
     /// Called inside the work's serialized delivery.
     @inlinable
     func forward(_ event: Signal<Output, Error>.Event) {
@@ -148,25 +161,29 @@ final class _ActionExecution<Input, Output, Error: Swift.Error>: _ProducerRun, @
             sendOnEvents(event)
             return
         }
-        // The request is seen: the work's `interrupted` is delivered after
-        // the interrupter's request (through the work's serial word).
-        if case .interrupted = event, isInterruptRequested {
-            sendOnEvents(event)
-        } else {
-            endExecution()
-            sendOnEvents(event)
-        }
+        // A requested `interrupted` (delivered after the interrupter's
+        // request, through the work's serial word): the interrupter asks
+        // for the end. Any other terminal event asks here, before `events`
+        // hears it; during the work's start, the starter ends the execution
+        // when the start returns, after.
+        if case .interrupted = event, isInterruptRequested {} else { askToEnd() }
+        sendOnEvents(event)
         finish()
     }
 
-    /// Ends the execution (the action may execute again), once: whoever
-    /// claims `ended` first does it, the work's own terminal event or the
-    /// thread that asked for an interruption (which may race with it: a
-    /// work completing as the start is disposed). Any thread.
-    /// Tests/Model/actionend.pml checks the claim.
+    /// Asks for the execution's end: ends it now if the work's start has
+    /// returned and nobody asked before (else the starter, or whoever asked
+    /// first, does). Any thread.
+    @inlinable
+    func askToEnd() {
+        let before = endWord.bitwiseOr(Self.endAsked, ordering: .acquiringAndReleasing).oldValue
+        if before == Self.startReturned { endExecution() }
+    }
+
+    /// Ends the execution (the action may execute again). Called once, by
+    /// whoever `endWord` designates.
     @inlinable
     func endExecution() {
-        guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
         // The action (which this run retains) keeps its control: no retain.
         Unmanaged.passUnretained(action._control)._withUnsafeGuaranteedRef { $0.end() }
     }
