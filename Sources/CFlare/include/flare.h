@@ -10,19 +10,20 @@
  *                   idle, busy (a drainer is delivering), busy with a LIFO
  *                   stack of pending nodes, or closed (the root
  *                   terminated); and the queue limit on that stack.
+ *   flare_entry.h   flare_entry: one attached observer, its exactly-once
+ *                   state (active → disposed | done) and a reference count
+ *                   for its owners.
  *   flare_bag.h     flare_core: a signal's observer bag and lifecycle, an
  *                   atomic stack of additions spliced by the drainer into a
  *                   drainer-private array that it iterates, compacts and
- *                   grows alone; flare_entry: one attached observer, its
- *                   exactly-once state (active → disposed | done) and a
- *                   reference count for its owners.
+ *                   grows alone; and an entry's disposal.
  *   flare_batch.h   flare_batch: the batched hand-off, a sending thread's
  *                   block of queued values, pushed on the word once and
  *                   appended to by its sender while the drainer delivers.
  *   flare_node.h    flare_node: a queued event or removal, and the pool that
  *                   recycles event nodes' memory.
  *   flare_drain.h   the drain protocol: what a delivering thread does, step
- *                   by step, built on the three above.
+ *                   by step, built on the structures above.
  *   flare_debug.h   the debug checks.
  *   flare_trace.h   the `flare` USDT probes (production tracing), free
  *                   while nobody traces, and the labels naming signals.
@@ -102,6 +103,7 @@
 #include "flare_node.h"
 #include "flare_serial.h"
 #include "flare_batch.h"
+#include "flare_entry.h"
 #include "flare_bag.h"
 #include "flare_drain.h"
 #include "flare_trace.h"
