@@ -1,8 +1,8 @@
 /*
  * overload.pml — a Promela model of the queue limit (contract 9) on the
  * serial word, as SerialDriver.swift drives it (send, sendQueued, drain,
- * finishTermination) with flare_serial.h's flare_serial_reserve / wait /
- * return_slots / close:
+ * finishTermination) with flare_limit.h's flare_serial_reserve / wait /
+ * return_slots and flare_serial.h's close:
  *
  *   - a value sent from a thread that does not hold the word takes a ticket
  *     and may push once ticket - freed < LIMIT; otherwise it polls (the spin

@@ -9,7 +9,9 @@
  *                   signal and every signal derived from it (its domain):
  *                   idle, busy (a drainer is delivering), busy with a LIFO
  *                   stack of pending nodes, or closed (the root
- *                   terminated); and the queue limit on that stack.
+ *                   terminated).
+ *   flare_limit.h   the queue limit on that stack (contract 9): the slots a
+ *                   sender takes before it queues, and waits for.
  *   flare_entry.h   flare_entry: one attached observer, its exactly-once
  *                   state (active → disposed | done) and a reference count
  *                   for its owners.
@@ -102,6 +104,7 @@
 #include "flare_debug.h"
 #include "flare_node.h"
 #include "flare_serial.h"
+#include "flare_limit.h"
 #include "flare_batch.h"
 #include "flare_entry.h"
 #include "flare_bag.h"

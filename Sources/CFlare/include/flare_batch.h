@@ -108,6 +108,7 @@
 #ifndef FLARE_BATCH_H
 #define FLARE_BATCH_H
 
+#include "flare_limit.h"
 #include "flare_serial.h"
 
 #ifdef __cplusplus

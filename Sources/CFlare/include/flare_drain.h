@@ -62,6 +62,7 @@
 
 #include "flare_bag.h"
 #include "flare_batch.h"
+#include "flare_limit.h"
 #include "flare_trace.h"
 
 #ifdef __cplusplus

@@ -41,8 +41,9 @@ import CFlare
 //     completed, and then the driver's own end runs once (`didTerminate`:
 //     a root ends its generator's lifetime; a run releases its chain and
 //     ends its lifetime).
-// W5. The driver adds no atomic operation to those of flare_serial.h and
-//     flare_drain.h: its orderings are the rows of §11 for those steps.
+// W5. The driver adds no atomic operation to those of flare_serial.h,
+//     flare_limit.h and flare_drain.h: its orderings are the rows of §11
+//     for those steps.
 //
 // Everything here is `@inlinable`, so that it is specialized for the
 // driver's concrete event type in the caller: generic code would look up
