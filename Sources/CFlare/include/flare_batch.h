@@ -183,7 +183,7 @@ typedef enum flare_batch_result {
     FLARE_BATCH_MOVE = 3,
     /** commit: the word was idle and the caller now holds it; move the event
      *  out of `tx->slot`, call `flare_batch_return_own_credits`, deliver it
-     *  (flare_drain.h's "leave" follows). */
+     *  (the protocol's "leave" follows, flare.h). */
     FLARE_BATCH_ACQUIRED = 4,
 } flare_batch_result;
 
