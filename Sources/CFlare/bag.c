@@ -1,5 +1,6 @@
 /*
- * bag.c — observer entries and the bag of a core (see flare_bag.h).
+ * bag.c — observer entries and the bag of a core (see flare_entry.h and
+ * flare_bag.h).
  *
  * Invariants:
  *  - `adds` is 0, FLARE_ADDS_CLOSED, or the newest entry of a LIFO chain

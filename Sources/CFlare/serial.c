@@ -1,5 +1,6 @@
 /*
- * serial.c — the slow halves of the serial word (see flare_serial.h).
+ * serial.c — the slow halves of the serial word (see flare_serial.h) and
+ * of its queue limit (flare_limit.h).
  *
  * Invariant: only the drainer (the thread that moved the word out of IDLE)
  * moves it from a pending stack back to BUSY, to IDLE or to CLOSED. Pushers
@@ -11,6 +12,7 @@
  * the queue full spins, yields, then parks on `freed`; the holder of the
  * word wakes it (flare_serial_wake) and closing releases everyone.
  */
+#include "flare_limit.h"
 #include "flare_serial.h"
 #include "flare_trace.h"
 

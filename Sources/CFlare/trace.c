@@ -158,7 +158,7 @@ COLD void flare_trace_observer_disposed(const flare_core *c, const flare_entry *
 COLD void flare_trace_event_queued(const flare_serial *s, const flare_core *c, int kind, bool reentrant) {
     UNUSED(s, c, kind, reentrant);
     /* Relaxed loads, a racy snapshot: tickets taken minus slots returned,
-     * both wrapping (flare_serial.h, "The queue limit"). */
+     * both wrapping (flare_limit.h). */
     FIRE5(event_queued, (const void *)s, (const void *)c, kind, (int)reentrant,
           queue_outstanding(s));
 }

@@ -55,6 +55,7 @@
 #ifndef FLARE_WAITS_H
 #define FLARE_WAITS_H
 
+#include "flare_limit.h"
 #include "flare_serial.h"
 
 /** Entries in the table (a power of two): threads that ever waited at once

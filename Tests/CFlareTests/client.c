@@ -2,8 +2,8 @@
  * client.c — the reference client (see client.h). Each function names the
  * Swift driver method (SerialDriver.swift, SignalCore.swift) it mirrors;
  * both follow the steps of
- * flare_drain.h, so the control flow is the same switch on the same
- * verdicts.
+ * flare_deliver.h and flare_drain.h, so the control flow is the same
+ * switch on the same verdicts.
  */
 #include "client.h"
 

@@ -9,13 +9,14 @@
  * run under valgrind without the Swift runtime. The protocol itself (what a
  * delivering thread does after each step) is not restated here: like
  * SerialDriver.swift, the client follows the verdicts of the steps in
- * flare_drain.h (flare_queue_kind, flare_core_begin_delivery,
+ * flare_deliver.h (flare_queue_kind, flare_core_begin_delivery,
  * flare_entry_observer, flare_entry_take_done, flare_core_end_termination,
- * flare_late_next, flare_drain_next, flare_drain_taken, flare_drain_close,
- * flare_drain_next_closed), and only moves events in and out of nodes and
- * calls observers. So the C tests and the fuzzer run the library's own
- * protocol code; what is left to keep in step with SerialDriver.swift is
- * that shape (which step's verdict leads where), one switch per loop.
+ * flare_late_next) and flare_drain.h (flare_drain_next, flare_drain_taken,
+ * flare_drain_close, flare_drain_next_closed), and only moves events in
+ * and out of nodes and calls observers. So the C tests and the fuzzer run
+ * the library's own protocol code; what is left to keep in step with
+ * SerialDriver.swift is that shape (which step's verdict leads where), one
+ * switch per loop.
  *
  * On top of the Swift behaviour it checks, at every call, what the Swift code
  * can only hope for: an observer is never called after its context was

@@ -20,10 +20,10 @@
  * drain loop (drain / finishTermination) exactly as _SerialDriver does.
  *
  * Which C code each step models. The drain protocol is written once, as the
- * `static inline` steps of Sources/CFlare/include/flare_drain.h, which
- * SerialDriver.swift and the C test client (Tests/CFlareTests/client.c, run
- * by the C tests and the fuzzer) follow; spin cannot call C, so this model
- * restates them. Change a step there, change it here:
+ * `static inline` steps of Sources/CFlare/include/flare_deliver.h and
+ * flare_drain.h, which SerialDriver.swift and the C test client
+ * (Tests/CFlareTests/client.c, run by the C tests and the fuzzer) follow;
+ * spin cannot call C, so this model restates them. Change a step there, change it here:
  *   Sender, try_acquire step        flare_serial_try_acquire
  *   Sender, sendQueued checks       flare_queue_kind (CLOSED: drop; for
  *                                   `interrupted`, flare_core_request_interrupt;

@@ -1,8 +1,8 @@
 /*
  * overload.pml — a Promela model of the queue limit (contract 9) on the
  * serial word, as SerialDriver.swift drives it (send, sendQueued, drain,
- * finishTermination) with flare_serial.h's flare_serial_reserve / wait /
- * return_slots / close:
+ * finishTermination) with flare_limit.h's flare_serial_reserve / wait /
+ * return_slots and flare_serial.h's close:
  *
  *   - a value sent from a thread that does not hold the word takes a ticket
  *     and may push once ticket - freed < LIMIT; otherwise it polls (the spin
@@ -17,11 +17,12 @@
  *   - a send from the holder (the observer's reentrant send) and a terminal
  *     event never take a ticket.
  *
- * The drainer's part follows flare_drain.h (see flare.pml's header): the
- * sender's admission is flare_queue_kind (flare_serial_reserve), the slot
- * of a counted node that acquired the word is flare_serial_return_own_slot,
- * a slot returned after taking a counted node is flare_drain_taken (group
- * 1 here), and the close is flare_drain_close.
+ * The drainer's part follows flare_deliver.h and flare_drain.h (see
+ * flare.pml's header): the sender's admission is flare_queue_kind
+ * (flare_serial_reserve), the slot of a counted node that acquired the word
+ * is flare_serial_return_own_slot, a slot returned after taking a counted
+ * node is flare_drain_taken (group 1 here), and the close is
+ * flare_drain_close.
  *
  * Threads: Sender(0) sends S0_VALUES values then, with TERMINAL, a terminal
  * event; Sender(1) sends S1_VALUES values; with REENTRANT the observer sends

@@ -108,6 +108,7 @@
 #ifndef FLARE_BATCH_H
 #define FLARE_BATCH_H
 
+#include "flare_limit.h"
 #include "flare_serial.h"
 
 #ifdef __cplusplus
@@ -182,7 +183,7 @@ typedef enum flare_batch_result {
     FLARE_BATCH_MOVE = 3,
     /** commit: the word was idle and the caller now holds it; move the event
      *  out of `tx->slot`, call `flare_batch_return_own_credits`, deliver it
-     *  (flare_drain.h's "leave" follows). */
+     *  (the protocol's "leave" follows, flare.h). */
     FLARE_BATCH_ACQUIRED = 4,
 } flare_batch_result;
 

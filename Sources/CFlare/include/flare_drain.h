@@ -1,213 +1,27 @@
 /*
- * flare_drain.h — the drain protocol: what a delivering thread does, step by
- * step, written once.
- *
- * A client of the core (the Swift driver Sources/Flare/Engine/Signal/
- * SerialDriver.swift, with SignalCore+Delivery.swift for a root's bag, and
- * the C test client Tests/CFlareTests/client.c that the C tests and the
- * fuzzer drive) holds the event payloads and calls the observers; everything else a
- * delivering thread decides is decided here. Each step is a `static inline`
- * function that does the core's part and returns what the caller must do
- * next, as `flare_serial_push` returns a `flare_push_result`: the caller only
- * moves events in and out of nodes, calls observers and releases observer
- * contexts where a step says so. The spin model (Tests/Model/flare.pml)
- * cannot call C; its header says which of these functions each of its steps
- * models.
- *
- * The steps, in the order a sender that finds the word busy, or acquires it,
- * goes through them (docs/core-algorithm.md §2–§5):
- *
- *   queue      flare_queue_kind: the kind of node a send that found the
- *              word busy queues, or that it must drop its event (word
- *              closed). Then flare_serial_push; on FLARE_PUSH_ACQUIRED the
- *              sender delivers its own event and gives back the slot its node
- *              held (flare_serial_return_own_slot).
- *   deliver    flare_core_begin_delivery (splice), then per entry of the
- *              private array flare_entry_observer (the context to call, or
- *              NULL: skip and count it dead), then flare_core_note_dead.
- *   terminate  a terminal event instead: flare_core_begin_termination (false:
- *              not the first terminal event, nothing to do), per entry
- *              flare_entry_take_done (the context to send the terminal event
- *              and release, or NULL), flare_core_end_termination (drop the
- *              array, seal), then flare_late_next until NULL (each context:
- *              send `interrupted`, release).
- *   leave      after the event the sender delivered itself: if it
- *              terminated a root, finish termination (below); otherwise
- *              flare_serial_release, and drain what it returns, if anything.
- *   drain      flare_drain_begin, then flare_drain_next until it says
- *              FLARE_DRAIN_END (the word released): DELIVER the node's event
- *              (take it, free the node, flare_drain_taken, deliver; if that
- *              terminated the root, finish termination), RELEASE a removed
- *              observer's context, or INTERRUPT (drop the node's event,
- *              deliver `interrupted`, finish termination).
- *   in place   the holder, from inside a delivery: flare_drain_next_in_place,
- *              as drain (from the drain's own state if it is in one, else
- *              flare_drain_begin over flare_serial_take_pushed), until
- *              FLARE_DRAIN_END with the word still held, or FLARE_DRAIN_STOP
- *              before a step that would end what the delivery uses (an
- *              interruption, a terminal event, the removal of one of the
- *              delivering bag's entries): what the drain state still holds
- *              goes to the drain that follows the delivery.
- *   finish     flare_drain_close (close the word), then flare_drain_next_closed
- *              until FLARE_DRAIN_END: DROP each event queued after the
- *              terminal one, RELEASE each removed observer's context; then
- *              the caller ends the generator's lifetime.
- *
- * All of it runs on the drainer (flare.h, "Who may call what"), except
- * flare_queue_kind, flare_serial_push and the caller's delivery of its own
- * event, which precede holding the word.
+ * flare_drain.h — draining a serial word's queue (part of flare.h): the
+ * drainer's position in the nodes it took from the word (flare_drain), and
+ * the protocol's steps that walk them: the drain loop, the drain in place
+ * (the holder, from inside a delivery) and the finish after the close. The
+ * steps for one event are in flare_deliver.h; the protocol as a whole,
+ * step by step, is in flare.h.
  */
 #ifndef FLARE_DRAIN_H
 #define FLARE_DRAIN_H
 
+#include <stdbool.h>
+
 #include "flare_bag.h"
 #include "flare_batch.h"
+#include "flare_entry.h"
+#include "flare_limit.h"
+#include "flare_node.h"
+#include "flare_serial.h"
 #include "flare_trace.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* ------------------------------------------------------------------------ */
-/* Queueing a send that found the word busy                                  */
-/* ------------------------------------------------------------------------ */
-
-/** The three kinds of event the protocol tells apart. */
-typedef enum flare_event_class {
-    FLARE_EVENT_VALUE = 0,
-    /** `completed` or `failed`: kept in FIFO order. */
-    FLARE_EVENT_TERMINAL = 1,
-    /** `interrupted`: overtakes what is queued (contract 8). */
-    FLARE_EVENT_INTERRUPTED = 2,
-} flare_event_class;
-
-/** `flare_queue_kind`'s verdict when the event must be dropped. */
-enum { FLARE_QUEUE_DROP = -1 };
-
-/**
- * Called by a send into root `c` that found the word busy (try_acquire
- * failed), before it makes a node: returns the node's kind
- * (FLARE_NODE_EVENT, or FLARE_NODE_COUNTED if a value took a slot of the
- * queue limit, waiting for one if the queue is full), or FLARE_QUEUE_DROP if
- * the word is closed (the signal terminated: contract 1). For `interrupted`
- * it first requests prompt interruption (`flare_core_request_interrupt`),
- * which the push that follows carries to the drainer. Terminal events never
- * wait.
- */
-static inline intptr_t flare_queue_kind(flare_core *c, flare_event_class event) {
-    flare_serial *s = c->serial;
-    if (flare_serial_peek(s) == FLARE_SERIAL_CLOSED) return FLARE_QUEUE_DROP;
-    if (event == FLARE_EVENT_VALUE) {
-        switch (flare_serial_reserve(s)) {
-        case FLARE_RESERVE_COUNTED:
-            return FLARE_NODE_COUNTED;
-        case FLARE_RESERVE_CLOSED:
-            return FLARE_QUEUE_DROP;
-        default:
-            return FLARE_NODE_EVENT;
-        }
-    }
-    if (event == FLARE_EVENT_INTERRUPTED) flare_core_request_interrupt(c);
-    return FLARE_NODE_EVENT;
-}
-
-/**
- * After FLARE_PUSH_ACQUIRED: the sender holds the word and delivers its own
- * event instead of queueing it. Once it has freed the node (whose kind,
- * read before, was `counted`), it gives back the slot the node held.
- */
-static inline void flare_serial_return_own_slot(flare_serial *s, bool counted) {
-    if (counted) flare_serial_return_slots(s, 1);
-}
-
-/* ------------------------------------------------------------------------ */
-/* Delivering one event to a core                                            */
-/* ------------------------------------------------------------------------ */
-
-/**
- * Before delivering each event to `c`: splices the pending additions into
- * the private array (`flare_core_splice`). Then the caller walks
- * `c->items[0 ..< c->count)` with `flare_entry_observer` (a value), or
- * terminates (`flare_core_begin_termination`, a terminal event). In debug
- * builds, checks that the caller may deliver to `c`.
- */
-static inline void flare_core_begin_delivery(flare_core *c) {
-    FLARE_CORE_DRAINER_ONLY(c);
-    flare_core_splice(c);
-}
-
-/**
- * The observer context of `e` to call with a value, or NULL if the entry is
- * no longer active: the caller skips it and counts it dead, and after the
- * walk passes the count to `flare_core_note_dead`. One relaxed load (see
- * `flare_entry_is_active`).
- */
-static inline void *flare_entry_observer(const flare_entry *e) {
-    if (!flare_entry_is_active(e)) return NULL;
-    void *ctx = flare_entry_ctx(e);
-    /* Never NULL (flare_entry_new): telling the compiler lets the caller's
-     * test of the result be the test of the state, one branch per entry. */
-    if (!ctx) __builtin_unreachable();
-    return ctx;
-}
-
-/**
- * For the terminal event, per entry of the private array (after
- * `flare_core_begin_termination` returned true): claims `e` DONE and
- * returns its context, which the caller now owns: it sends the terminal
- * event and releases the context. NULL if the entry was disposed first.
- */
-static inline void *flare_entry_take_done(flare_entry *e) {
-    return flare_entry_claim(e, FLARE_ENTRY_DONE) ? flare_entry_ctx(e) : NULL;
-}
-
-/**
- * The entries attached while a terminal event was being delivered, which
- * the terminating drainer sends `interrupted` (`flare_late_next`).
- */
-typedef struct flare_late {
-    /** The rest of the chain the seal returned, in attach order. */
-    flare_entry *next;
-    /** The entry whose context `flare_late_next` returned last: its
-     * reference goes at the next call, once the caller is done with it. */
-    flare_entry *done;
-} flare_late;
-
-/**
- * After the terminal event reached every entry of the private array: drops
- * the array and seals the core (`flare_core_seal`). Returns the entries
- * attached meanwhile, for `flare_late_next`.
- */
-static inline flare_late flare_core_end_termination(flare_core *c) {
-    flare_core_drop_items(c);
-    flare_late late = {flare_core_seal(c), NULL};
-    return late;
-}
-
-/**
- * The context of the next late entry, claimed DONE: the caller sends it
- * `interrupted` and releases it, then calls again. Entries disposed first
- * are dropped on the way; NULL once none is left. Each entry's reference
- * (handed over by the seal) is dropped after the caller is done with it, at
- * the next call.
- */
-static inline void *flare_late_next(flare_late *l) {
-    if (l->done) {
-        flare_entry_unref(l->done);
-        l->done = NULL;
-    }
-    while (l->next) {
-        flare_entry *e = l->next;
-        l->next = e->add_next;
-        void *ctx = flare_entry_take_done(e);
-        if (ctx) {
-            l->done = e;
-            return ctx;
-        }
-        flare_entry_unref(e);
-    }
-    return NULL;
-}
 
 /* ------------------------------------------------------------------------ */
 /* Draining the queue                                                        */

@@ -1,8 +1,9 @@
 import CFlare
 
 // The one Swift driver of a serial word (docs/core-algorithm.md §2, §5a):
-// the steps of flare_drain.h, written once for every object that holds a
-// serial word and delivers its events itself: a root signal's core
+// the steps of flare_deliver.h and flare_drain.h (their order: flare.h),
+// written once for every object that holds a serial word and delivers its
+// events itself: a root signal's core
 // (`_SignalCore`, its observer bag behind the word), a start-handler run
 // (`_HandlerRun`, one sink behind the word), and through the command
 // signal's core, the domains of a property (`_PropertyChannel`) and of a
@@ -41,8 +42,9 @@ import CFlare
 //     completed, and then the driver's own end runs once (`didTerminate`:
 //     a root ends its generator's lifetime; a run releases its chain and
 //     ends its lifetime).
-// W5. The driver adds no atomic operation to those of flare_serial.h and
-//     flare_drain.h: its orderings are the rows of §11 for those steps.
+// W5. The driver adds no atomic operation to those of flare_serial.h,
+//     flare_limit.h, flare_deliver.h and flare_drain.h: its orderings are
+//     the rows of §11 for those steps.
 //
 // Everything here is `@inlinable`, so that it is specialized for the
 // driver's concrete event type in the caller: generic code would look up
